@@ -1,0 +1,62 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Strata's layers (see ../shared/DESIGN.md), bottom to top:
+/// StrataSupport → StrataStorage → StrataEngine → (StrataEventLoop) → Strata.
+/// Arrows point down only; the public product is the `Strata` library.
+let strictSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .treatAllWarnings(as: .error),
+]
+
+let package = Package(
+    name: "Strata",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "Strata", targets: ["Strata"]),
+        .executable(name: "strata-example", targets: ["StrataExample"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibUV",
+            pkgConfig: "libuv",
+            providers: [.apt(["libuv1-dev"])]
+        ),
+        .target(name: "StrataSupport", swiftSettings: strictSettings),
+        .target(name: "StrataStorage", dependencies: ["StrataSupport"], swiftSettings: strictSettings),
+        .target(
+            name: "StrataEngine",
+            dependencies: [
+                "StrataSupport",
+                "StrataStorage",
+                .product(name: "HashTreeCollections", package: "swift-collections"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "StrataEventLoop", dependencies: ["CLibUV", "StrataSupport"], swiftSettings: strictSettings),
+        .target(name: "Strata", dependencies: ["StrataEngine", "StrataEventLoop"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "StrataExample",
+            dependencies: ["Strata"],
+            path: "Demo/StrataExample",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "strata-crash-worker",
+            dependencies: ["StrataEngine"],
+            path: "Tests/CrashWorker",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"], swiftSettings: strictSettings),
+        .testTarget(name: "StrataEngineTests", dependencies: ["StrataEngine"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StrataCrashTests",
+            dependencies: ["StrataEngine", "strata-crash-worker"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV"], swiftSettings: strictSettings),
+    ]
+)

@@ -1,0 +1,80 @@
+/// What one commit did: its instructions and, derived from them, a per-table summary.
+public struct Changeset: Sendable {
+    /// The version the commit produced.
+    public let version: UInt64
+    /// The instructions, in the order they were applied.
+    public let instructions: [Instruction]
+    /// The per-table summary of the instructions.
+    public let summary: ChangesetSummary
+
+    /// Creates a changeset, deriving its summary.
+    ///
+    /// - Complexity: O(instructions).
+    public init(version: UInt64, instructions: [Instruction]) {
+        self.version = version
+        self.instructions = instructions
+        summary = ChangesetSummary(instructions)
+    }
+}
+
+/// Which objects of one table a commit inserted, deleted and modified.
+///
+/// An object inserted and deleted in the same commit appears nowhere; an inserted object is not
+/// also listed as modified; a deleted one is only deleted.
+public struct TableChangeSummary: Sendable, Equatable {
+    /// Objects created.
+    public internal(set) var insertions: Set<ObjectKey> = []
+    /// Objects erased.
+    public internal(set) var deletions: Set<ObjectKey> = []
+    /// Objects that existed before and after, with the columns that changed (including
+    /// collection columns whose contents changed).
+    public internal(set) var modifications: [ObjectKey: Set<Int>] = [:]
+    /// Whether the table's schema changed (created, removed, columns changed); column indices
+    /// in ``modifications`` then refer to the schema at the end of the commit.
+    public internal(set) var schemaChanged = false
+
+    /// Whether nothing in the table changed.
+    public var isEmpty: Bool { insertions.isEmpty && deletions.isEmpty && modifications.isEmpty && !schemaChanged }
+}
+
+/// The per-table summary of a commit.
+public struct ChangesetSummary: Sendable, Equatable {
+    /// The tables that changed and how.
+    public internal(set) var tables: [TableKey: TableChangeSummary] = [:]
+
+    /// Derives the summary of `instructions`.
+    ///
+    /// - Complexity: O(instructions).
+    public init(_ instructions: [Instruction] = []) {
+        for instruction in instructions { record(instruction) }
+    }
+
+    /// The changes to `table`, empty when it did not change.
+    public subscript(table: TableKey) -> TableChangeSummary { tables[table] ?? TableChangeSummary() }
+
+    private mutating func record(_ instruction: Instruction) {
+        let table = instruction.table
+        switch instruction {
+        case .createTable, .removeTable, .addColumn, .removeColumn, .renameColumn, .setIndexed, .setPrimaryKey:
+            tables[table, default: TableChangeSummary()].schemaChanged = true
+        case .insertObject(_, let object, _):
+            tables[table, default: TableChangeSummary()].insertions.insert(object)
+        case .eraseObject(_, let object):
+            tables[table, default: TableChangeSummary()].erase(object)
+        case .setValue(let path, _), .list(let path, _), .set(let path, _), .dictionary(let path, _):
+            tables[table, default: TableChangeSummary()].modify(path.object, column: path.column)
+        }
+    }
+}
+
+extension TableChangeSummary {
+    mutating func erase(_ object: ObjectKey) {
+        modifications[object] = nil
+        if insertions.remove(object) == nil { deletions.insert(object) }
+    }
+
+    mutating func modify(_ object: ObjectKey, column: Int) {
+        guard !insertions.contains(object) else { return }
+        modifications[object, default: []].insert(column)
+    }
+}

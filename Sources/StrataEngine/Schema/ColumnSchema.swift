@@ -1,0 +1,97 @@
+/// The kind of value a column (or each element of a collection column) holds.
+public enum ValueType: UInt8, Sendable, Hashable, CaseIterable {
+    case bool, int, float, double, string, binary, timestamp, decimal128, objectId, uuid
+    /// Any value, including nested lists and dictionaries (Realm's `AnyRealmValue`).
+    case mixed
+    /// A link to an object of the column's ``ColumnSchema/linkTarget`` table.
+    case link
+
+    /// Whether `value` (not null) is of this type.
+    func admits(_ value: Value) -> Bool {
+        switch (self, value) {
+        case (.mixed, _): return true
+        case (.bool, .bool), (.int, .int), (.float, .float), (.double, .double), (.string, .string),
+             (.binary, .binary), (.timestamp, .timestamp), (.decimal128, .decimal128),
+             (.objectId, .objectId), (.uuid, .uuid), (.link, .link):
+            return true
+        default: return false
+        }
+    }
+}
+
+/// Whether a column holds one value or a collection of them.
+public enum CollectionKind: UInt8, Sendable, Hashable {
+    case single, list, set, dictionary
+}
+
+/// One column of a table.
+public struct ColumnSchema: Hashable, Sendable {
+    /// The column's name, unique in its table.
+    public var name: String
+    /// The type of the value, or of each element of a collection.
+    public var type: ValueType
+    /// Single value or which collection.
+    public var collection: CollectionKind
+    /// Whether the value (or each element) may be null.
+    public var isOptional: Bool
+    /// The name of the linked table for ``ValueType/link`` columns.
+    public var linkTarget: String?
+    /// Whether the column has a secondary index for equality lookups.
+    public var isIndexed: Bool
+
+    /// Creates a column.
+    public init(
+        _ name: String, _ type: ValueType, collection: CollectionKind = .single, isOptional: Bool = false,
+        linkTarget: String? = nil, isIndexed: Bool = false
+    ) {
+        self.name = name
+        self.type = type
+        self.collection = collection
+        self.isOptional = isOptional
+        self.linkTarget = linkTarget
+        self.isIndexed = isIndexed
+    }
+
+    /// The value a new object gets when none is given: null, or an empty collection.
+    ///
+    /// Required scalars have no engine default; the model layer always supplies them.
+    public var emptyValue: Value {
+        switch collection {
+        case .single: .null
+        case .list: .list([])
+        case .set: .set([])
+        case .dictionary: .dictionary(ValueMap())
+        }
+    }
+}
+
+/// The schema of one table.
+public struct TableSchema: Hashable, Sendable {
+    /// The table's name (Realm's class name).
+    public var name: String
+    /// The columns, in order; a row's values follow this order.
+    public var columns: [ColumnSchema]
+    /// The name of the primary key column, if any.
+    public var primaryKey: String?
+    /// Whether objects of this table are embedded: owned by exactly one parent link and
+    /// deleted with it.
+    public var isEmbedded: Bool
+
+    /// Creates a table schema.
+    public init(name: String, columns: [ColumnSchema], primaryKey: String? = nil, isEmbedded: Bool = false) {
+        self.name = name
+        self.columns = columns
+        self.primaryKey = primaryKey
+        self.isEmbedded = isEmbedded
+    }
+
+    /// The index of the column named `name`.
+    ///
+    /// - Complexity: O(columns).
+    public func columnIndex(_ name: String) -> Int? {
+        columns.firstIndex { $0.name == name }
+    }
+
+    /// The index of the primary key column.
+    public var primaryKeyIndex: Int? { primaryKey.flatMap(columnIndex) }
+}

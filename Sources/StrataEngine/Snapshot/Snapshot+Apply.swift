@@ -1,0 +1,249 @@
+import StrataSupport
+
+extension Snapshot {
+    /// Applies one instruction exactly as written, maintaining indexes and backlinks.
+    ///
+    /// This is the only way a snapshot changes, for new commits and for log replay alike. It
+    /// checks that its targets exist (a replayed log from a damaged file must not trap) but not
+    /// the rules a transaction enforces (types, uniqueness, cascades).
+    ///
+    /// - Throws: ``StrataError/Code/invalidInput`` when a target does not exist.
+    /// - Complexity: O(log n) for object instructions, plus O(k) for a collection of k elements;
+    ///   O(n log n) for schema changes of a table of n objects.
+    mutating func apply(_ instruction: Instruction) throws {
+        switch instruction {
+        case .createTable(let key, let schema):
+            guard tables[key] == nil, tableNames[schema.name] == nil else {
+                throw Self.missing("table \(schema.name) (\(key)) already exists")
+            }
+            tables[key] = Table(key: key, schema: schema)
+            tableNames[schema.name] = key
+            nextTableKey = max(nextTableKey, key.rawValue + 1)
+
+        case .removeTable(let key):
+            let table = try existing(key)
+            table.forEachObject { object, row in
+                forEachLinkColumn(of: table, row) { column, value in
+                    updateBacklinks(removing: value, adding: nil, origin: Backlink(table: key, column: column, object: object))
+                }
+            }
+            tables[key] = nil
+            tableNames[table.schema.name] = nil
+
+        case .addColumn(let key, let column, let fill):
+            try mutateSchema(key) { table in
+                table.schema.columns.append(column)
+                for object in table.rows.keys { table.rows.modifyValue(forKey: object) { $0.values.append(fill) } }
+            }
+            if fill.containsLink {
+                let table = try existing(key)
+                let index = table.schema.columns.count - 1
+                for object in table.rows.keys {
+                    updateBacklinks(removing: nil, adding: fill, origin: Backlink(table: key, column: index, object: object))
+                }
+            }
+
+        case .removeColumn(let key, let column):
+            let table = try existing(key)
+            guard table.schema.columns.indices.contains(column) else { throw Self.missing("column \(column) of \(key)") }
+            table.forEachObject { object, row in
+                updateBacklinks(removing: row.values[column], adding: nil,
+                                origin: Backlink(table: key, column: column, object: object))
+            }
+            try mutateSchema(key) { table in
+                table.schema.columns.remove(at: column)
+                for object in table.rows.keys { table.rows.modifyValue(forKey: object) { _ = $0.values.remove(at: column) } }
+            }
+            try renumberBacklinks(from: key, after: column)
+
+        case .renameColumn(let key, let column, let name):
+            try mutateSchema(key) { $0.schema.columns[column].name = name }
+
+        case .setIndexed(let key, let column, let indexed):
+            try mutateSchema(key) { $0.schema.columns[column].isIndexed = indexed }
+
+        case .setPrimaryKey(let key, let name):
+            try mutateSchema(key) { $0.schema.primaryKey = name }
+
+        case .insertObject(let key, let object, let values):
+            var table = try existing(key)
+            guard values.count == table.schema.columns.count, !table.contains(object) else {
+                throw Self.missing("object \(object) cannot be inserted into \(table.schema.name)")
+            }
+            let row = Row(values)
+            tables[key] = nil  // keep the table uniquely referenced while it changes
+            table.rows.updateValue(row, forKey: object)
+            table.nextObjectKey = max(table.nextObjectKey, object.rawValue + 1)
+            table.index(row, as: object, primaryKey: table.schema.primaryKeyIndex)
+            tables[key] = table
+            forEachLinkColumn(of: table, row) { column, value in
+                updateBacklinks(removing: nil, adding: value, origin: Backlink(table: key, column: column, object: object))
+            }
+
+        case .eraseObject(let key, let object):
+            var table = try existing(key)
+            guard let row = table.row(object) else { throw Self.missing("object \(object) of \(table.schema.name)") }
+            tables[key] = nil
+            table.rows.removeValue(forKey: object)
+            table.unindex(row, as: object)
+            table.backlinks[object] = nil
+            tables[key] = table
+            forEachLinkColumn(of: table, row) { column, value in
+                updateBacklinks(removing: value, adding: nil, origin: Backlink(table: key, column: column, object: object))
+            }
+
+        case .setValue(let path, let value):
+            let old = try modifyValue(at: path) { current in
+                let old = current
+                current = value
+                return old
+            }
+            tables[path.table]!.reindex(column: path.column, from: old, to: value, key: path.object)
+            updateBacklinks(removing: old, adding: value, origin: path.backlink)
+
+        case .list(let path, let change):
+            let (removed, added) = try modifyValue(at: path) { (value) throws -> (Value?, Value?) in
+                guard case .list(var elements) = value else { throw Self.missing("list at \(path)") }
+                value = .null
+                defer { value = .list(elements) }
+                return try Self.apply(change, to: &elements, at: path)
+            }
+            updateBacklinks(removing: removed, adding: added, origin: path.backlink)
+
+        case .set(let path, let change):
+            let (removed, added) = try modifyValue(at: path) { (value) throws -> (Value?, Value?) in
+                guard case .set(var elements) = value else { throw Self.missing("set at \(path)") }
+                value = .null
+                defer { value = .set(elements) }
+                switch change {
+                case .insert(let element):
+                    let (index, found) = elements.setPosition(of: element)
+                    if found { return (nil, nil) }
+                    elements.insert(element, at: index)
+                    return (nil, element)
+                case .erase(let element):
+                    let (index, found) = elements.setPosition(of: element)
+                    guard found else { return (nil, nil) }
+                    return (elements.remove(at: index), nil)
+                case .clear:
+                    defer { elements.removeAll() }
+                    return (.list(elements), nil)
+                }
+            }
+            updateBacklinks(removing: removed, adding: added, origin: path.backlink)
+
+        case .dictionary(let path, let change):
+            let (removed, added) = try modifyValue(at: path) { (value) throws -> (Value?, Value?) in
+                guard case .dictionary(var map) = value else { throw Self.missing("dictionary at \(path)") }
+                value = .null
+                defer { value = .dictionary(map) }
+                switch change {
+                case .set(let key, let element):
+                    defer { map[key] = element }
+                    return (map[key], element)
+                case .erase(let key):
+                    defer { map[key] = nil }
+                    return (map[key], nil)
+                case .clear:
+                    defer { map = ValueMap() }
+                    return (.list(map.values), nil)
+                }
+            }
+            updateBacklinks(removing: removed, adding: added, origin: path.backlink)
+        }
+    }
+
+    private static func apply(
+        _ change: ListChange, to elements: inout [Value], at path: PropertyPath
+    ) throws -> (removed: Value?, added: Value?) {
+        func check(_ index: Int, _ limit: Int) throws {
+            guard index >= 0, index < limit else {
+                throw StrataError(.invalidInput, "list index \(index) out of bounds (count \(elements.count)) at \(path)")
+            }
+        }
+        switch change {
+        case .insert(let index, let value):
+            try check(index, elements.count + 1)
+            elements.insert(value, at: index)
+            return (nil, value)
+        case .erase(let index):
+            try check(index, elements.count)
+            return (elements.remove(at: index), nil)
+        case .set(let index, let value):
+            try check(index, elements.count)
+            defer { elements[index] = value }
+            return (elements[index], value)
+        case .move(let from, let to):
+            try check(from, elements.count)
+            try check(to, elements.count)
+            elements.insert(elements.remove(at: from), at: to)
+            return (nil, nil)
+        case .clear:
+            defer { elements.removeAll() }
+            return (.list(elements), nil)
+        }
+    }
+
+    // MARK: - Helpers
+
+    private static func missing(_ what: String) -> StrataError {
+        StrataError(.invalidInput, "instruction refers to a missing or conflicting target: \(what)")
+    }
+
+    private func existing(_ key: TableKey) throws -> Table {
+        guard let table = tables[key] else { throw Self.missing("table \(key)") }
+        return table
+    }
+
+    private mutating func mutateSchema(_ key: TableKey, _ body: (inout Table) throws -> Void) throws {
+        var table = try existing(key)
+        tables[key] = nil
+        try body(&table)
+        table.rebuildIndexes()
+        tables[key] = table
+    }
+
+    /// Changes one stored value in place and returns what `body` returns.
+    private mutating func modifyValue<R>(at path: PropertyPath, _ body: (inout Value) throws -> R) throws -> R {
+        guard tables[path.table]?.schema.columns.indices.contains(path.column) == true else {
+            throw Self.missing("column \(path.column) of \(path.table)")
+        }
+        let result = try tables[path.table]!.rows.modifyValue(forKey: path.object) { row in
+            try body(&row.values[path.column])
+        }
+        guard let result else { throw Self.missing("object \(path.object) of \(path.table)") }
+        return result
+    }
+
+    private func forEachLinkColumn(of table: Table, _ row: Row, _ body: (Int, Value) -> Void) {
+        for (column, schema) in table.schema.columns.enumerated() where schema.type == .link || schema.type == .mixed {
+            body(column, row.values[column])
+        }
+    }
+
+    /// Moves backlinks whose origin column index shifted after a column of `table` was removed.
+    private mutating func renumberBacklinks(from table: TableKey, after removed: Int) throws {
+        let source = try existing(table)
+        source.forEachObject { object, row in
+            forEachLinkColumn(of: source, row) { column, value in
+                guard column >= removed else { return }
+                updateBacklinks(removing: value, adding: nil, origin: Backlink(table: table, column: column + 1, object: object))
+                updateBacklinks(removing: nil, adding: value, origin: Backlink(table: table, column: column, object: object))
+            }
+        }
+    }
+
+    private mutating func updateBacklinks(removing old: Value?, adding new: Value?, origin: Backlink) {
+        old?.forEachLink { link in
+            tables[link.table]?.backlinks[link.key]?.remove(origin)
+            if tables[link.table]?.backlinks[link.key]?.isEmpty == true { tables[link.table]?.backlinks[link.key] = nil }
+        }
+        new?.forEachLink { link in
+            tables[link.table]?.backlinks[link.key, default: BacklinkCounts()].add(origin)
+        }
+    }
+}
+
+extension PropertyPath {
+    var backlink: Backlink { Backlink(table: table, column: column, object: object) }
+}

@@ -1,0 +1,20 @@
+/// A snapshot whose version is counted as active until this handle is released.
+///
+/// While it lives, the store keeps every changeset after its version (so a notifier can walk
+/// from it to the newest), and it counts against
+/// ``StoreConfiguration/maximumNumberOfActiveVersions``.
+public final class PinnedSnapshot: Sendable {
+    /// The pinned snapshot.
+    public let snapshot: Snapshot
+    private let store: Store
+
+    init(snapshot: Snapshot, store: Store) {
+        self.snapshot = snapshot
+        self.store = store
+    }
+
+    deinit { store.unpin(snapshot.version) }
+
+    /// The pinned version.
+    public var version: UInt64 { snapshot.version }
+}

@@ -1,0 +1,202 @@
+import Dispatch
+import StrataStorage
+import StrataSupport
+
+/// A versioned, durable object store: the MVCC engine under Strata's Realm API.
+///
+/// Readers take a ``Snapshot`` (``currentSnapshot`` or a counted ``pin()``) and read it without
+/// locks while writers go on. One ``WriteTransaction`` is open at a time; its commit appends one
+/// checksummed record to the commit log, is acknowledged once durable under the configured
+/// ``Durability``, and becomes visible to new snapshots in commit order. Concurrent committers
+/// share log syncs (group commit).
+///
+/// ```swift
+/// let store = try Store.open(.file("/var/lib/app/data.strata"))
+/// let people = try store.write { tx in
+///     try tx.createTable(TableSchema(name: "Person", columns: [ColumnSchema("name", .string)]))
+/// }
+/// try store.write { tx in _ = try tx.insertObject(into: people, values: [.string("Ada")]) }
+/// print(store.currentSnapshot.table(people)!.count)  // 1
+/// ```
+///
+/// Opening the same path (or in-memory identifier) twice in one process returns the same
+/// instance; another process gets ``StrataError/Code/alreadyOpenInAnotherProcess``.
+public final class Store: @unchecked Sendable {
+    // Safety: `writerHead` is read and written only by the holder of the write gate
+    // (`beginWrite` … `endWrite`), and the gate's mutex orders those accesses between threads.
+    // Everything else shared is inside a `LockedValueBox` or immutable.
+
+    /// The configuration the store was opened with.
+    public let configuration: StoreConfiguration
+    let files: StoreFiles?
+    let groupCommit: GroupCommit?
+    let state: LockedValueBox<PublishedState>
+    private let writeGate = LockedValueBox(false)
+    var writerHead: Snapshot
+
+    struct PublishedState {
+        var published: Snapshot
+        /// Commits written to the log but not yet durable (`.full` only), oldest first.
+        var pending: [(snapshot: Snapshot, changeset: Changeset)] = []
+        var pins: [UInt64: Int] = [:]
+        /// Changesets newer than the oldest pinned version, oldest first.
+        var history: [Changeset] = []
+        var poison: StrataError?
+        var commits: UInt64 = 0
+        var checkpoints: UInt64 = 0
+        var checkpointRunning = false
+        var lastCheckpointError: String?
+    }
+
+    /// Opens (creating if needed) the store described by `configuration`, recovering it from its
+    /// checkpoint and commit log.
+    ///
+    /// - Throws: ``StrataError/Code/alreadyOpenInAnotherProcess``,
+    ///   ``StrataError/Code/fileNotFound`` (read-only and missing),
+    ///   ``StrataError/Code/invalidFileFormat`` (not a Strata file),
+    ///   ``StrataError/Code/corruptFile`` (damage other than a torn tail, with file and offset),
+    ///   ``StrataError/Code/fileAccess``.
+    public static func open(_ configuration: StoreConfiguration) throws -> Store {
+        try StoreRegistry.shared.open(configuration) { try Store(configuration: configuration) }
+    }
+
+    private init(configuration: StoreConfiguration) throws {
+        self.configuration = configuration
+        let snapshot: Snapshot
+        switch configuration.location {
+        case .inMemory:
+            files = nil
+            groupCommit = nil
+            snapshot = .empty
+        case .file(let path):
+            let recovered = try StoreFiles.recover(path: path, readOnly: configuration.readOnly)
+            files = recovered.files
+            snapshot = recovered.snapshot
+            groupCommit = configuration.durability == .full ? GroupCommit(durableVersion: snapshot.version) : nil
+        }
+        writerHead = snapshot
+        state = LockedValueBox(PublishedState(published: snapshot))
+    }
+
+    // MARK: - Reading
+
+    /// The newest visible snapshot, unpinned.
+    ///
+    /// Reading it is always safe; it is not counted as an active version and the store does
+    /// not keep changesets for it (use ``pin()`` for that).
+    ///
+    /// - Complexity: O(1): one short lock to copy a reference.
+    public var currentSnapshot: Snapshot { state.withLockedValue { $0.published } }
+
+    /// The newest visible version.
+    public var currentVersion: UInt64 { state.withLockedValue { $0.published.version } }
+
+    /// Pins the newest visible snapshot.
+    ///
+    /// - Throws: ``StrataError/Code/tooManyActiveVersions`` when this would make more distinct
+    ///   versions pinned than ``StoreConfiguration/maximumNumberOfActiveVersions`` allows.
+    /// - Complexity: O(1).
+    public func pin() throws -> PinnedSnapshot {
+        let limit = configuration.maximumNumberOfActiveVersions
+        let snapshot = try state.withLockedValue { state throws -> Snapshot in
+            let version = state.published.version
+            if state.pins[version] == nil, let limit, limit > 0, state.pins.count >= limit {
+                throw StrataError(.tooManyActiveVersions,
+                                  "Number of active versions (\(state.pins.count + 1)) in the Realm exceeded the "
+                                      + "limit of \(limit)")
+            }
+            state.pins[version, default: 0] += 1
+            return state.published
+        }
+        return PinnedSnapshot(snapshot: snapshot, store: self)
+    }
+
+    func unpin(_ version: UInt64) {
+        state.withLockedValue { state in
+            guard let count = state.pins[version] else { return }
+            state.pins[version] = count > 1 ? count - 1 : nil
+            Self.trimHistory(&state)
+        }
+    }
+
+    /// The changesets that lead from `version` to the newest visible version, oldest first, or
+    /// nil when they are no longer kept (`version` is older than every pinned version).
+    ///
+    /// - Complexity: O(log h + k) for k changesets.
+    public func changesets(after version: UInt64) -> [Changeset]? {
+        state.withLockedValue { state in
+            let newest = state.published.version
+            if version >= newest { return [] }
+            guard let first = state.history.first, first.version <= version + 1 else { return nil }
+            return Array(state.history[Int(version + 1 - first.version)...])
+        }
+    }
+
+    /// Counters describing the store.
+    public var statistics: StoreStatistics {
+        let segments = files.map { ($0.log.segmentCount, $0.log.currentSegmentSize) } ?? (0, 0)
+        return state.withLockedValue { state in
+            StoreStatistics(
+                publishedVersion: state.published.version, pinnedVersions: state.pins.count,
+                retainedChangesets: state.history.count, commits: state.commits,
+                groupSyncs: groupCommit?.syncCount ?? 0, checkpoints: state.checkpoints,
+                logSegments: segments.0, logBytes: segments.1, lastCheckpointError: state.lastCheckpointError)
+        }
+    }
+
+    static func trimHistory(_ state: inout PublishedState) {
+        guard let oldest = state.pins.keys.min() else {
+            state.history.removeAll()
+            return
+        }
+        let drop = state.history.prefix { $0.version <= oldest }.count
+        state.history.removeFirst(drop)
+    }
+
+    // MARK: - Writing
+
+    /// Starts the write transaction, waiting while another one is open.
+    ///
+    /// - Throws: ``StrataError/Code/readOnly``, or ``StrataError/Code/poisoned`` after a failed
+    ///   log sync.
+    public func beginWrite() throws -> WriteTransaction {
+        guard !configuration.readOnly else {
+            throw StrataError(.readOnly, "the store was opened read-only; writes are not allowed")
+        }
+        acquireWriteGate()
+        if let poison = poisonError {
+            endWrite()
+            throw poison
+        }
+        return WriteTransaction(store: self, base: writerHead)
+    }
+
+    /// Runs `body` in a write transaction and commits it; cancels it if `body` throws.
+    ///
+    /// - Returns: what `body` returns.
+    public func write<R>(_ body: (WriteTransaction) throws -> R) throws -> R {
+        let transaction = try beginWrite()
+        do {
+            let result = try body(transaction)
+            try transaction.commit()
+            return result
+        } catch {
+            transaction.cancel()
+            throw error
+        }
+    }
+
+    var poisonError: StrataError? {
+        state.withLockedValue { $0.poison } ?? groupCommit?.failure
+    }
+
+    func acquireWriteGate() {
+        writeGate.wait(until: { !$0 }) { $0 = true }
+    }
+
+    /// Releases the write gate (commit or cancel).
+    func endWrite() {
+        writeGate.withLockedValue { $0 = false }
+        writeGate.broadcast()
+    }
+}

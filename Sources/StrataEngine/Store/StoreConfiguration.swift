@@ -1,0 +1,60 @@
+/// When a commit counts as done.
+public enum Durability: Sendable, Hashable {
+    /// The commit's log record is on stable storage (`fdatasync`) before the commit returns: it
+    /// survives a process crash and power loss. Concurrent commits share one sync (group
+    /// commit). The default, as in Realm.
+    case full
+    /// The commit's log record has been handed to the operating system (`write`) before the
+    /// commit returns, and the log is synced at every checkpoint: it survives a process crash,
+    /// but the last commits may be lost on power loss. The same guarantee as SQLite in WAL mode
+    /// with `synchronous = NORMAL` (GRDB's default).
+    case normal
+}
+
+/// How to open a ``Store``.
+public struct StoreConfiguration: Sendable, Hashable {
+    /// Where the store lives.
+    public enum Location: Sendable, Hashable {
+        /// Files: the checkpoint at `path` (e.g. `default.strata`), the commit log segments
+        /// `path.log.*` and the lock file `path.lock` beside it.
+        case file(path: String)
+        /// Memory only, shared by every open of the same identifier in this process while one
+        /// is open. Writes no files.
+        case inMemory(identifier: String)
+    }
+
+    /// Where the store lives.
+    public var location: Location
+    /// When a commit counts as done; see ``Durability``.
+    public var durability: Durability
+    /// The most versions that may be pinned at once (nil: unlimited). Pinning a version beyond
+    /// it throws ``StrataError/Code/tooManyActiveVersions``.
+    public var maximumNumberOfActiveVersions: Int?
+    /// A checkpoint starts in the background once the current log segment exceeds this many
+    /// bytes, which bounds the log that reopening must replay.
+    public var checkpointThreshold: UInt64
+    /// Whether writes are refused. The store must already exist.
+    public var readOnly: Bool
+
+    /// Creates a configuration.
+    public init(
+        location: Location, durability: Durability = .full, maximumNumberOfActiveVersions: Int? = nil,
+        checkpointThreshold: UInt64 = 64 << 20, readOnly: Bool = false
+    ) {
+        self.location = location
+        self.durability = durability
+        self.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions
+        self.checkpointThreshold = checkpointThreshold
+        self.readOnly = readOnly
+    }
+
+    /// A file store at `path`.
+    public static func file(_ path: String, durability: Durability = .full) -> StoreConfiguration {
+        StoreConfiguration(location: .file(path: path), durability: durability)
+    }
+
+    /// An in-memory store named `identifier`.
+    public static func inMemory(_ identifier: String) -> StoreConfiguration {
+        StoreConfiguration(location: .inMemory(identifier: identifier))
+    }
+}

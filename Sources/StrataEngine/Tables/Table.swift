@@ -1,0 +1,159 @@
+import HashTreeCollections
+
+/// One table of a snapshot: its schema, its rows ordered by object key, a primary-key index,
+/// secondary indexes and the backlinks of its objects.
+///
+/// A `Table` is an immutable value inside a ``Snapshot``; copying it is O(1) and the
+/// transaction that changes it copies only the paths it touches.
+public struct Table: Sendable {
+    /// The table's stable key.
+    public let key: TableKey
+    /// The table's schema.
+    public internal(set) var schema: TableSchema
+    /// The rows, ascending by object key.
+    var rows: SortedTree<ObjectKey, Row>
+    /// The next object key to hand out; keys are never reused.
+    var nextObjectKey: Int64
+    /// Primary key value → object, when the schema has a primary key.
+    var primaryKeyIndex: TreeDictionary<Value, ObjectKey>
+    /// Column index → (value → objects), for indexed columns.
+    var secondaryIndexes: [Int: TreeDictionary<Value, IndexBucket>]
+    /// Object → the links pointing at it.
+    var backlinks: TreeDictionary<ObjectKey, BacklinkCounts>
+
+    init(key: TableKey, schema: TableSchema) {
+        self.key = key
+        self.schema = schema
+        rows = SortedTree()
+        nextObjectKey = 0
+        primaryKeyIndex = [:]
+        secondaryIndexes = [:]
+        backlinks = [:]
+        rebuildIndexes()
+    }
+
+    // MARK: - Reading
+
+    /// The number of objects.
+    ///
+    /// - Complexity: O(1).
+    public var count: Int { rows.count }
+
+    /// The row of `object`, or nil if it does not exist.
+    ///
+    /// - Complexity: O(log n).
+    public func row(_ object: ObjectKey) -> Row? { rows[object] }
+
+    /// Whether `object` exists.
+    ///
+    /// - Complexity: O(log n).
+    public func contains(_ object: ObjectKey) -> Bool { rows.contains(object) }
+
+    /// The value of `column` of `object`, or nil if the object does not exist.
+    ///
+    /// - Complexity: O(log n).
+    public func value(of object: ObjectKey, column: Int) -> Value? { rows[object]?.values[column] }
+
+    /// Every object key, ascending.
+    ///
+    /// - Complexity: O(n).
+    public var objectKeys: [ObjectKey] { rows.keys }
+
+    /// Calls `body` for every object in ascending key order.
+    ///
+    /// - Complexity: O(n).
+    public func forEachObject(_ body: (ObjectKey, Row) throws -> Void) rethrows {
+        try rows.forEach(body)
+    }
+
+    /// The position of `object` in key order.
+    ///
+    /// - Complexity: O(log n).
+    public func position(of object: ObjectKey) -> Int? { rows.index(of: object) }
+
+    /// The object at `position` in key order.
+    ///
+    /// - Complexity: O(log n).
+    public func object(at position: Int) -> ObjectKey { rows.element(at: position).key }
+
+    /// The object whose primary key is `value`.
+    ///
+    /// - Complexity: O(log n) (a hash trie lookup).
+    public func object(forPrimaryKey value: Value) -> ObjectKey? { primaryKeyIndex[value] }
+
+    /// The objects whose `column` equals `value`, ascending; uses the index when the column has
+    /// one, otherwise scans.
+    ///
+    /// - Complexity: O(log n + k log k) with an index, O(n) without.
+    public func objects(where column: Int, equals value: Value) -> [ObjectKey] {
+        if column == schema.primaryKeyIndex { return primaryKeyIndex[value].map { [$0] } ?? [] }
+        if let index = secondaryIndexes[column] { return index[value]?.sortedKeys ?? [] }
+        var found: [ObjectKey] = []
+        rows.forEach { key, row in if row.values[column] == value { found.append(key) } }
+        return found
+    }
+
+    /// The links pointing at `object`.
+    ///
+    /// - Complexity: O(log n + k).
+    public func backlinks(to object: ObjectKey) -> [Backlink] {
+        guard let counts = backlinks[object] else { return [] }
+        return counts.counts.flatMap { origin, count in repeatElement(origin, count: count) }
+            .sorted { ($0.table, $0.column, $0.object) < ($1.table, $1.column, $1.object) }
+    }
+
+    /// The number of links pointing at `object`.
+    ///
+    /// - Complexity: O(log n + k).
+    public func backlinkCount(to object: ObjectKey) -> Int {
+        backlinks[object]?.counts.values.reduce(0, +) ?? 0
+    }
+
+    // MARK: - Index maintenance
+
+    /// Rebuilds the primary-key and secondary indexes from the rows (after a schema change).
+    ///
+    /// - Complexity: O(n log n).
+    mutating func rebuildIndexes() {
+        primaryKeyIndex = [:]
+        secondaryIndexes = [:]
+        for (column, schema) in schema.columns.enumerated() where schema.isIndexed {
+            secondaryIndexes[column] = [:]
+        }
+        let primaryKey = schema.primaryKeyIndex
+        guard primaryKey != nil || !secondaryIndexes.isEmpty else { return }
+        var copy = self
+        rows.forEach { key, row in copy.index(row, as: key, primaryKey: primaryKey) }
+        primaryKeyIndex = copy.primaryKeyIndex
+        secondaryIndexes = copy.secondaryIndexes
+    }
+
+    mutating func index(_ row: Row, as key: ObjectKey, primaryKey: Int?) {
+        if let primaryKey { primaryKeyIndex[row.values[primaryKey]] = key }
+        for column in secondaryIndexes.keys { addToIndex(column: column, value: row.values[column], key: key) }
+    }
+
+    mutating func unindex(_ row: Row, as key: ObjectKey) {
+        if let primaryKey = schema.primaryKeyIndex { primaryKeyIndex[row.values[primaryKey]] = nil }
+        for column in secondaryIndexes.keys { removeFromIndex(column: column, value: row.values[column], key: key) }
+    }
+
+    mutating func reindex(column: Int, from old: Value, to new: Value, key: ObjectKey) {
+        if column == schema.primaryKeyIndex {
+            primaryKeyIndex[old] = nil
+            primaryKeyIndex[new] = key
+        }
+        if secondaryIndexes[column] != nil {
+            removeFromIndex(column: column, value: old, key: key)
+            addToIndex(column: column, value: new, key: key)
+        }
+    }
+
+    private mutating func addToIndex(column: Int, value: Value, key: ObjectKey) {
+        secondaryIndexes[column]![value] = secondaryIndexes[column]![value]?.inserting(key) ?? .one(key)
+    }
+
+    private mutating func removeFromIndex(column: Int, value: Value, key: ObjectKey) {
+        secondaryIndexes[column]![value] = secondaryIndexes[column]![value]?.removing(key)
+    }
+}

@@ -1,0 +1,185 @@
+import StrataSupport
+
+extension WriteTransaction {
+    /// Creates an object with `values`, one per column (a set column's elements may be given in
+    /// any order and with duplicates).
+    ///
+    /// - Returns: the new object's key.
+    /// - Throws: ``StrataError/Code/duplicatePrimaryKey`` when the primary key is taken,
+    ///   ``StrataError/Code/invalidInput`` when a value does not fit its column or links to a
+    ///   missing object or an embedded object that already has an owner.
+    @discardableResult
+    public func insertObject(into key: TableKey, values: [Value]) throws -> ObjectKey {
+        let table = try table(key)
+        let columns = table.schema.columns
+        guard values.count == columns.count else {
+            throw invalid("\(table.schema.name) has \(columns.count) columns, \(values.count) values given")
+        }
+        var normalized = values
+        for index in columns.indices {
+            normalized[index] = try validate(values[index], for: columns[index])
+            try requireUnowned(normalized[index], for: columns[index])
+        }
+        if let primaryKey = table.schema.primaryKeyIndex, table.object(forPrimaryKey: normalized[primaryKey]) != nil {
+            throw StrataError(.duplicatePrimaryKey,
+                              "Attempting to create an object of type '\(table.schema.name)' with an existing primary "
+                                  + "key value '\(normalized[primaryKey])'.")
+        }
+        let object = ObjectKey(table.nextObjectKey)
+        try record(.insertObject(key, object, normalized))
+        return object
+    }
+
+    /// Erases an object: removes every link to it, erases the embedded objects it owns, then
+    /// erases it.
+    public func eraseObject(_ object: ObjectKey, in key: TableKey) throws {
+        let table = try table(key)
+        guard let row = table.row(object) else { throw invalid("\(table.schema.name) has no object \(object)") }
+        let target = ObjectLink(table: key, key: object)
+        for origin in Set(table.backlinks(to: object)) { try removeLinks(to: target, from: origin) }
+        try record(.eraseObject(key, object))
+        for (column, schema) in table.schema.columns.enumerated() {
+            try eraseOwnedObjects(in: row.values[column], of: schema)
+        }
+    }
+
+    /// Sets one property. For a collection column, replaces the whole collection.
+    ///
+    /// - Throws: ``StrataError/Code/invalidInput`` when the value does not fit the column,
+    ///   ``StrataError/Code/duplicatePrimaryKey`` when a primary key value is taken.
+    public func setValue(_ value: Value, at path: PropertyPath) throws {
+        let (table, column, old) = try resolve(path)
+        let value = try validate(value, for: column)
+        if table.schema.primaryKeyIndex == path.column, value != old, table.object(forPrimaryKey: value) != nil {
+            throw StrataError(.duplicatePrimaryKey, "\(table.schema.name).\(column.name) already has the value \(value)")
+        }
+        if value != old { try requireUnowned(value, for: column) }
+        try record(.setValue(path, value))
+        if value != old { try eraseOwnedObjects(in: old, of: column, keeping: value) }
+    }
+
+    // MARK: - Shared rules
+
+    /// Finds the table, column schema and current value at `path`.
+    func resolve(_ path: PropertyPath) throws -> (Table, ColumnSchema, Value) {
+        let table = try table(path.table)
+        guard table.schema.columns.indices.contains(path.column) else {
+            throw invalid("\(table.schema.name) has no column \(path.column)")
+        }
+        guard let row = table.row(path.object) else { throw invalid("\(table.schema.name) has no object \(path.object)") }
+        return (table, table.schema.columns[path.column], row.values[path.column])
+    }
+
+    /// Checks that `value` fits `column` and returns it normalized (set elements sorted and unique).
+    @discardableResult
+    func validate(_ value: Value, for column: ColumnSchema) throws -> Value {
+        switch (column.collection, value) {
+        case (.single, _):
+            try validateElement(value, for: column)
+            return value
+        case (.list, .list(let elements)):
+            for element in elements { try validateElement(element, for: column) }
+            return value
+        case (.set, .set(let elements)), (.set, .list(let elements)):
+            var sorted: [Value] = []
+            for element in elements {
+                try validateElement(element, for: column)
+                let (index, found) = sorted.setPosition(of: element)
+                if !found { sorted.insert(element, at: index) }
+            }
+            return .set(sorted)
+        case (.dictionary, .dictionary(let map)):
+            for element in map.values { try validateElement(element, for: column) }
+            return value
+        default:
+            throw invalid("column \(column.name) holds a \(column.collection), not \(value)")
+        }
+    }
+
+    /// Checks one value (or collection element) against the column's type.
+    func validateElement(_ value: Value, for column: ColumnSchema) throws {
+        if value.isNull {
+            guard column.isOptional || column.type == .mixed || column.type == .link else {
+                throw invalid("column \(column.name) is not optional")
+            }
+            return
+        }
+        guard column.type.admits(value) else { throw invalid("column \(column.name) holds \(column.type), not \(value)") }
+        if column.type == .mixed, case .set = value { throw invalid("a mixed value cannot hold a set") }
+        try validateLinks(in: value, column: column)
+    }
+
+    private func validateLinks(in value: Value, column: ColumnSchema) throws {
+        var failure: StrataError?
+        value.forEachLink { link in
+            guard failure == nil else { return }
+            guard let target = snapshot.table(link.table), target.contains(link.key) else {
+                failure = invalid("column \(column.name) links to a missing object \(link)")
+                return
+            }
+            if column.type == .link, target.schema.name != column.linkTarget {
+                failure = invalid("column \(column.name) links to \(column.linkTarget ?? "?"), not \(target.schema.name)")
+            }
+            if column.type == .mixed, target.schema.isEmbedded {
+                failure = invalid("a mixed value cannot link to an embedded object")
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Embedded objects have exactly one owner: refuse a link to one that already has one.
+    func requireUnowned(_ value: Value, for column: ColumnSchema) throws {
+        guard column.type == .link else { return }
+        var failure: StrataError?
+        value.forEachLink { link in
+            guard failure == nil, let target = snapshot.table(link.table), target.schema.isEmbedded else { return }
+            if target.backlinkCount(to: link.key) > 0 {
+                failure = invalid("Can't link to an embedded object that is already managed (\(target.schema.name) \(link.key))")
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Erases the embedded objects `value` links to, except those `kept` still links to.
+    func eraseOwnedObjects(in value: Value, of column: ColumnSchema, keeping kept: Value = .null) throws {
+        guard column.type == .link else { return }
+        var keptLinks = Set<ObjectLink>()
+        kept.forEachLink { keptLinks.insert($0) }
+        var owned: [ObjectLink] = []
+        value.forEachLink { link in
+            if !keptLinks.contains(link), snapshot.table(link.table)?.schema.isEmbedded == true { owned.append(link) }
+        }
+        for link in owned where snapshot.table(link.table)?.contains(link.key) == true {
+            try eraseObject(link.key, in: link.table)
+        }
+    }
+
+    /// Removes every link to `target` held by the property at `origin`.
+    private func removeLinks(to target: ObjectLink, from origin: Backlink) throws {
+        let path = PropertyPath(table: origin.table, object: origin.object, column: origin.column)
+        let (_, column, value) = try resolve(path)
+        let link = Value.link(target)
+        switch (column.collection, value) {
+        case (.list, .list(let elements)):
+            for index in elements.indices.reversed() where elements[index] == link {
+                try record(.list(path, .erase(index: index)))
+            }
+            for (index, element) in elements.enumerated() where element != link && element.containsLink {
+                let cleaned = element.removingLinks(to: target)
+                if cleaned != element {
+                    let shifted = index - elements[..<index].filter { $0 == link }.count
+                    try record(.list(path, .set(index: shifted, value: cleaned)))
+                }
+            }
+        case (.set, .set):
+            try record(.set(path, .erase(link)))
+        case (.dictionary, .dictionary(let map)):
+            for (key, element) in map where element.containsLink {
+                let cleaned = element.removingLinks(to: target)
+                if cleaned != element { try record(.dictionary(path, .set(key: key, value: cleaned))) }
+            }
+        default:
+            try record(.setValue(path, value.removingLinks(to: target)))
+        }
+    }
+}

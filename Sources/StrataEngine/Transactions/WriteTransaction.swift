@@ -1,0 +1,80 @@
+import StrataSupport
+
+/// The one write transaction of a store: a working snapshot that changes as instructions are
+/// applied, committed atomically (all or nothing) or cancelled.
+///
+/// Begin one with ``Store/beginWrite()`` or use ``Store/write(_:)``. Only one transaction is
+/// open per store at a time; others wait in ``Store/beginWrite()``. A transaction is confined to
+/// the thread that uses it (it is not `Sendable`). Dropping an open transaction cancels it.
+///
+/// Every mutation validates its input first (types, existence, primary-key uniqueness, embedded
+/// ownership) and throws ``StrataError/Code/invalidInput`` or
+/// ``StrataError/Code/duplicatePrimaryKey`` without changing anything; then it applies the
+/// instructions that carry it out, including cascades: erasing an object removes the links to
+/// it and erases the embedded objects it owns.
+public final class WriteTransaction {
+    /// The transaction's working snapshot: the base version plus every change so far.
+    public private(set) var snapshot: Snapshot
+    /// The instructions applied so far.
+    public private(set) var instructions: [Instruction] = []
+    /// The version the transaction started from.
+    public let baseVersion: UInt64
+    private let store: Store
+    private var isOpen = true
+
+    init(store: Store, base: Snapshot) {
+        self.store = store
+        snapshot = base
+        baseVersion = base.version
+    }
+
+    deinit {
+        if isOpen { store.endWrite() }
+    }
+
+    /// Whether the transaction can still change and commit.
+    public var isActive: Bool { isOpen }
+
+    /// Makes the transaction's changes durable and visible, as one new version.
+    ///
+    /// Returns once the commit is durable under the store's ``Durability`` and visible to new
+    /// snapshots. A transaction with no instructions commits nothing and returns the base
+    /// version.
+    ///
+    /// - Returns: the committed version.
+    /// - Throws: ``StrataError/Code/poisoned`` or ``StrataError/Code/fileAccess`` when the log
+    ///   cannot be written or synced (nothing is acknowledged then).
+    @discardableResult
+    public func commit() throws -> UInt64 {
+        try requireOpen()
+        isOpen = false
+        return try store.commit(snapshot: snapshot, instructions: instructions)
+    }
+
+    /// Discards every change and ends the transaction. Does nothing if it already ended.
+    public func cancel() {
+        guard isOpen else { return }
+        isOpen = false
+        store.endWrite()
+    }
+
+    // MARK: - Applying
+
+    func requireOpen() throws {
+        guard isOpen else { throw StrataError(.wrongState, "the write transaction has already ended") }
+    }
+
+    /// Applies and records one instruction.
+    func record(_ instruction: Instruction) throws {
+        try requireOpen()
+        try snapshot.apply(instruction)
+        instructions.append(instruction)
+    }
+
+    func table(_ key: TableKey) throws -> Table {
+        guard let table = snapshot.table(key) else { throw invalid("no table with key \(key)") }
+        return table
+    }
+
+    func invalid(_ message: String) -> StrataError { StrataError(.invalidInput, message) }
+}

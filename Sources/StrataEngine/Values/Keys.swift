@@ -1,0 +1,48 @@
+/// The stable key of an object within its table.
+///
+/// Keys are assigned in increasing order and never reused, so a key names one object for the
+/// life of the store even after that object is deleted.
+public struct ObjectKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The raw key.
+    public var rawValue: Int64
+
+    /// Creates a key from its raw value.
+    public init(_ rawValue: Int64) { self.rawValue = rawValue }
+
+    public static func < (lhs: ObjectKey, rhs: ObjectKey) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String { "O\(rawValue)" }
+}
+
+/// The stable key of a table, assigned when the table is created and never reused.
+public struct TableKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The raw key.
+    public var rawValue: UInt32
+
+    /// Creates a key from its raw value.
+    public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+
+    public static func < (lhs: TableKey, rhs: TableKey) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String { "T\(rawValue)" }
+}
+
+/// A reference to one object of one table: the value of a link.
+public struct ObjectLink: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The table of the target.
+    public var table: TableKey
+    /// The target object.
+    public var key: ObjectKey
+
+    /// Creates a link to `key` in `table`.
+    public init(table: TableKey, key: ObjectKey) {
+        self.table = table
+        self.key = key
+    }
+
+    public static func < (lhs: ObjectLink, rhs: ObjectLink) -> Bool {
+        (lhs.table, lhs.key) < (rhs.table, rhs.key)
+    }
+
+    public var description: String { "\(table):\(key)" }
+}

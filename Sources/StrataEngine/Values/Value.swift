@@ -1,0 +1,82 @@
+/// A value stored in a column: a scalar, a link, or the contents of a collection.
+///
+/// A row is an array of `Value`s, one per column. A list column holds ``list(_:)``, a set column
+/// ``set(_:)`` (elements unique and kept in ``Value/precedes(_:)`` order), a dictionary column
+/// ``dictionary(_:)``. A mixed column holds any case, including nested lists and dictionaries.
+public enum Value: Hashable, Sendable {
+    /// No value (an optional property that is nil, or a mixed value that is none).
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case float(Float)
+    case double(Double)
+    case string(String)
+    case binary([UInt8])
+    case timestamp(Timestamp)
+    case decimal128(Decimal128Bits)
+    case objectId(ObjectIdBits)
+    case uuid(UUIDBits)
+    /// A link to an object (a link column, a list of links, or a mixed value).
+    case link(ObjectLink)
+    /// An ordered collection: a list column's contents or a nested mixed list.
+    case list([Value])
+    /// A set column's contents: unique elements in ``Value/precedes(_:)`` order.
+    case set([Value])
+    /// A dictionary column's contents or a nested mixed dictionary.
+    case dictionary(ValueMap)
+
+    /// Whether this is ``null``.
+    public var isNull: Bool {
+        if case .null = self { return true }
+        return false
+    }
+
+    /// The link this value holds, if it is one.
+    public var link: ObjectLink? {
+        if case .link(let link) = self { return link }
+        return nil
+    }
+
+    /// Calls `body` for every link in this value, descending into collections.
+    ///
+    /// - Complexity: O(n) in the number of nested elements.
+    public func forEachLink(_ body: (ObjectLink) -> Void) {
+        switch self {
+        case .link(let link): body(link)
+        case .list(let elements), .set(let elements):
+            for element in elements { element.forEachLink(body) }
+        case .dictionary(let map):
+            for value in map.values { value.forEachLink(body) }
+        default: break
+        }
+    }
+
+    /// Whether this value holds a link anywhere inside it.
+    var containsLink: Bool {
+        switch self {
+        case .link: return true
+        case .list(let elements), .set(let elements): return elements.contains { $0.containsLink }
+        case .dictionary(let map): return map.values.contains { $0.containsLink }
+        default: return false
+        }
+    }
+
+    /// This value with every link to `target` removed: a link becomes ``null``, list and set
+    /// elements that are the link are dropped, dictionary values become ``null`` (Realm keeps
+    /// the key).
+    func removingLinks(to target: ObjectLink) -> Value {
+        switch self {
+        case .link(let link): return link == target ? .null : self
+        case .list(let elements):
+            return .list(elements.compactMap { $0 == .link(target) ? nil : $0.removingLinks(to: target) })
+        case .set(let elements):
+            return .set(elements.filter { $0 != .link(target) })
+        case .dictionary(var map):
+            for (key, value) in map where value.containsLink {
+                map[key] = value == .link(target) ? .null : value.removingLinks(to: target)
+            }
+            return .dictionary(map)
+        default: return self
+        }
+    }
+}

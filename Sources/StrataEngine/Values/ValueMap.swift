@@ -1,0 +1,65 @@
+/// A string-keyed dictionary of values kept in ascending key order, as Realm's `Map` iterates.
+public struct ValueMap: Hashable, Sendable, Sequence {
+    /// The keys, ascending.
+    public private(set) var keys: [String]
+    /// The values, in key order.
+    public private(set) var values: [Value]
+
+    /// Creates an empty map.
+    public init() {
+        keys = []
+        values = []
+    }
+
+    /// Creates a map from key-value pairs; a later duplicate key wins.
+    public init<S: Sequence>(_ pairs: S) where S.Element == (String, Value) {
+        self.init()
+        for (key, value) in pairs { self[key] = value }
+    }
+
+    /// The number of entries.
+    public var count: Int { keys.count }
+
+    /// Whether the map is empty.
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// The position of `key`, or where it would be inserted.
+    ///
+    /// - Complexity: O(log n).
+    public func position(of key: String) -> (index: Int, found: Bool) {
+        var low = 0, high = keys.count
+        while low < high {
+            let mid = (low + high) / 2
+            if keys[mid] < key { low = mid + 1 } else { high = mid }
+        }
+        return (low, low < keys.count && keys[low] == key)
+    }
+
+    /// The value for `key`; setting nil removes the entry.
+    ///
+    /// - Complexity: O(log n) to read, O(n) to insert or remove.
+    public subscript(key: String) -> Value? {
+        get {
+            let (index, found) = position(of: key)
+            return found ? values[index] : nil
+        }
+        set {
+            let (index, found) = position(of: key)
+            switch (found, newValue) {
+            case (true, let value?): values[index] = value
+            case (true, nil):
+                keys.remove(at: index)
+                values.remove(at: index)
+            case (false, let value?):
+                keys.insert(key, at: index)
+                values.insert(value, at: index)
+            case (false, nil): break
+            }
+        }
+    }
+
+    /// The entries in key order.
+    public func makeIterator() -> Zip2Sequence<[String], [Value]>.Iterator {
+        zip(keys, values).makeIterator()
+    }
+}

@@ -1,0 +1,214 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import StrataSupport
+
+/// A file descriptor with the handful of POSIX calls the storage layer needs, each turning a
+/// failure into a typed ``StrataError`` that names the file.
+///
+/// Not thread-safe by itself: the commit log serializes appends under the engine's write lock,
+/// and `pread` / `fdatasync` are safe to call concurrently with appends at other offsets.
+public final class POSIXFile: @unchecked Sendable {
+    // Safety: `descriptor` is immutable after init and closed only in deinit; the kernel
+    // serializes the system calls made on it.
+    /// The path the file was opened with.
+    public let path: String
+    private let descriptor: Int32
+
+    /// How to open a file.
+    public enum Mode: Sendable {
+        /// Open an existing file for reading only.
+        case readOnly
+        /// Open for reading and writing, creating the file when it does not exist.
+        case readWriteCreate
+        /// Create a new, empty file (truncating one that exists) for reading and writing.
+        case truncate
+    }
+
+    /// Opens `path` in `mode`.
+    ///
+    /// - Throws: ``StrataError/Code/fileNotFound`` or ``StrataError/Code/fileAccess``.
+    public init(path: String, mode: Mode) throws {
+        self.path = path
+        let flags: Int32
+        switch mode {
+        case .readOnly: flags = O_RDONLY
+        case .readWriteCreate: flags = O_RDWR | O_CREAT
+        case .truncate: flags = O_RDWR | O_CREAT | O_TRUNC
+        }
+        let fd = open(path, flags | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let code = Glibc.errno
+            throw StrataError(code == ENOENT ? .fileNotFound : .fileAccess,
+                              "cannot open file: \(String(cString: strerror(code)))", path: path, errno: code)
+        }
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+
+    /// The raw descriptor, for `flock`.
+    var fileDescriptor: Int32 { descriptor }
+
+    private func failure(_ operation: String, offset: UInt64? = nil) -> StrataError {
+        let code = Glibc.errno
+        return StrataError(.fileAccess, "\(operation) failed: \(String(cString: strerror(code)))",
+                           path: path, offset: offset, errno: code)
+    }
+
+    /// The file's size in bytes.
+    public func size() throws -> UInt64 {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure("fstat") }
+        return UInt64(info.st_size)
+    }
+
+    /// Writes all of `bytes` at `offset`, retrying short writes and `EINTR`.
+    public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        var done = 0
+        while done < bytes.count {
+            let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            if written < 0 {
+                if Glibc.errno == EINTR { continue }
+                throw failure("write", offset: offset + UInt64(done))
+            }
+            done += written
+        }
+    }
+
+    /// Writes all of `bytes` at `offset`.
+    public func write(_ bytes: [UInt8], at offset: UInt64) throws {
+        try bytes.withUnsafeBytes { (raw) throws in try write(raw, at: offset) }
+    }
+
+    /// Reads up to `count` bytes at `offset`; fewer only at the end of the file.
+    public func read(count: Int, at offset: UInt64) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: count)
+        var done = 0
+        try buffer.withUnsafeMutableBytes { (raw) throws in
+            while done < count {
+                let got = pread(descriptor, raw.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                if got < 0 {
+                    if Glibc.errno == EINTR { continue }
+                    throw failure("read", offset: offset + UInt64(done))
+                }
+                if got == 0 { break }
+                done += got
+            }
+        }
+        buffer.removeLast(count - done)
+        return buffer
+    }
+
+    /// Reads the whole file.
+    public func readAll() throws -> [UInt8] {
+        try read(count: Int(try size()), at: 0)
+    }
+
+    /// Flushes the file's data to stable storage (`fdatasync`).
+    ///
+    /// Goes through ``StorageFaults`` so tests can make it fail.
+    public func sync() throws {
+        if StorageFaults.shared.consumeSyncFailure(path: path) {
+            throw StrataError(.fileAccess, "fdatasync failed: injected fault", path: path, errno: EIO)
+        }
+        while fdatasync(descriptor) != 0 {
+            if Glibc.errno == EINTR { continue }
+            throw failure("fdatasync")
+        }
+    }
+
+    /// Cuts the file to `length` bytes.
+    public func truncate(to length: UInt64) throws {
+        guard ftruncate(descriptor, off_t(length)) == 0 else { throw failure("ftruncate", offset: length) }
+    }
+
+    /// Takes an exclusive, non-blocking advisory lock on the whole file.
+    ///
+    /// - Returns: false when another open file description holds it.
+    public func tryLockExclusive() throws -> Bool {
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+        if Glibc.errno == EWOULDBLOCK { return false }
+        throw failure("flock")
+    }
+}
+
+/// File-system operations on paths.
+public enum FileSystem {
+    /// Whether a file exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// Atomically replaces `destination` with `source` and syncs the directory, so the rename
+    /// itself survives power loss.
+    public static func atomicReplace(_ source: String, with destination: String) throws {
+        guard rename(source, destination) == 0 else {
+            let code = Glibc.errno
+            throw StrataError(.fileAccess, "rename to \(destination) failed: \(String(cString: strerror(code)))",
+                              path: source, errno: code)
+        }
+        try syncDirectory(containing: destination)
+    }
+
+    /// Removes the file at `path`; a missing file is not an error.
+    public static func remove(_ path: String) throws {
+        guard unlink(path) == 0 || Glibc.errno == ENOENT else {
+            let code = Glibc.errno
+            throw StrataError(.fileAccess, "unlink failed: \(String(cString: strerror(code)))", path: path, errno: code)
+        }
+    }
+
+    /// Syncs the directory that holds `path`, making creations, renames and removals durable.
+    public static func syncDirectory(containing path: String) throws {
+        let directory = parentDirectory(of: path)
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = Glibc.errno
+            throw StrataError(.fileAccess, "cannot open directory: \(String(cString: strerror(code)))",
+                              path: directory, errno: code)
+        }
+        defer { close(fd) }
+        if StorageFaults.shared.consumeSyncFailure(path: directory) {
+            throw StrataError(.fileAccess, "fsync failed: injected fault", path: directory, errno: EIO)
+        }
+        guard fsync(fd) == 0 else {
+            let code = Glibc.errno
+            throw StrataError(.fileAccess, "fsync of directory failed: \(String(cString: strerror(code)))",
+                              path: directory, errno: code)
+        }
+    }
+
+    /// The names of the entries of the directory that holds `path` whose names start with `prefix`.
+    public static func siblings(of path: String, withPrefix prefix: String) throws -> [String] {
+        let directory = parentDirectory(of: path)
+        guard let handle = opendir(directory) else {
+            let code = Glibc.errno
+            throw StrataError(.fileAccess, "cannot list directory: \(String(cString: strerror(code)))",
+                              path: directory, errno: code)
+        }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name.hasPrefix(prefix) { names.append(directory + "/" + name) }
+        }
+        return names.sorted()
+    }
+
+    /// The directory part of `path` (`.` for a bare file name).
+    public static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last component of `path`.
+    public static func fileName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+}

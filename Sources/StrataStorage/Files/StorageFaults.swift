@@ -1,0 +1,30 @@
+import StrataSupport
+
+/// Fault injection for tests: makes the next sync of a matching path fail, as a real `EIO`
+/// from `fdatasync` would.
+///
+/// Production code never arms it; the check on the sync path is one uncontended lock.
+package final class StorageFaults: Sendable {
+    package static let shared = StorageFaults()
+
+    private let armed = LockedValueBox<[String: Int]>([:])
+
+    /// Makes the next `count` syncs of files whose path contains `pathFragment` fail.
+    package func failNextSyncs(matching pathFragment: String, count: Int = 1) {
+        armed.withLockedValue { $0[pathFragment, default: 0] += count }
+    }
+
+    /// Removes every armed fault.
+    package func reset() {
+        armed.withLockedValue { $0.removeAll() }
+    }
+
+    func consumeSyncFailure(path: String) -> Bool {
+        armed.withLockedValue { armed in
+            guard !armed.isEmpty, let fragment = armed.keys.first(where: { path.contains($0) }) else { return false }
+            armed[fragment]! -= 1
+            if armed[fragment]! <= 0 { armed[fragment] = nil }
+            return true
+        }
+    }
+}

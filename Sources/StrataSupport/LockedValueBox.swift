@@ -1,0 +1,108 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value guarded by a pthread mutex, with a condition variable for waiting on it.
+///
+/// This is the one lock primitive Strata uses. It is a pthread mutex rather than
+/// `Synchronization.Mutex` because ThreadSanitizer on this Linux toolchain reports the latter as a
+/// false race, which would hide real ones (see STYLE.md). The mutex and condition live in the
+/// tail-allocated header of a `ManagedBuffer`, so they never move in memory.
+///
+/// ```swift
+/// let counter = LockedValueBox(0)
+/// counter.withLockedValue { $0 += 1 }
+/// ```
+public final class LockedValueBox<Value>: @unchecked Sendable {
+    // Safety: every access to `storage.value` happens while `storage.mutex` is held.
+    private let storage: LockStorage<Value>
+
+    /// Creates a box holding `value`.
+    public init(_ value: Value) {
+        storage = LockStorage.create(value)
+    }
+
+    /// Runs `body` with exclusive access to the value and returns its result.
+    ///
+    /// Never call user code (observer blocks, migration blocks) from `body`.
+
+    public func withLockedValue<R, Failure: Error>(
+        _ body: (inout Value) throws(Failure) -> R
+    ) throws(Failure) -> R {
+        try storage.withLockedValue(body)
+    }
+
+    /// Blocks until `ready` returns true for the value, then runs `body` with the lock held.
+    ///
+    /// `ready` is evaluated with the lock held, each time another thread calls ``broadcast()``.
+    public func wait<R, Failure: Error>(
+        until ready: (Value) -> Bool, then body: (inout Value) throws(Failure) -> R
+    ) throws(Failure) -> R {
+        try storage.wait(until: ready, then: body)
+    }
+
+    /// Wakes every thread blocked in ``wait(until:then:)`` so it re-checks its condition.
+    public func broadcast() {
+        storage.broadcast()
+    }
+}
+
+/// The mutex, condition and value of a ``LockedValueBox``.
+
+final class LockStorage<Value>: ManagedBuffer<LockStorage<Value>.Header, Value> {
+
+    struct Header {
+        var mutex = pthread_mutex_t()
+        var condition = pthread_cond_t()
+    }
+
+    static func create(_ value: Value) -> LockStorage<Value> {
+        let buffer = Self.create(minimumCapacity: 1) { _ in Header() }
+        // Safety: `create` returns an instance of the dynamic Self type.
+        let storage = unsafeDowncast(buffer, to: LockStorage<Value>.self)
+        storage.withUnsafeMutablePointers { header, element in
+            precondition(pthread_mutex_init(&header.pointee.mutex, nil) == 0, "pthread_mutex_init failed")
+            precondition(pthread_cond_init(&header.pointee.condition, nil) == 0, "pthread_cond_init failed")
+            element.initialize(to: value)
+        }
+        return storage
+    }
+
+    deinit {
+        withUnsafeMutablePointers { header, element in
+            _ = element.deinitialize(count: 1)
+            pthread_cond_destroy(&header.pointee.condition)
+            pthread_mutex_destroy(&header.pointee.mutex)
+        }
+    }
+
+
+    func withLockedValue<R, Failure: Error>(_ body: (inout Value) throws(Failure) -> R) throws(Failure) -> R {
+        let (header, element) = withUnsafeMutablePointers { ($0, $1) }
+        pthread_mutex_lock(&header.pointee.mutex)
+        defer { pthread_mutex_unlock(&header.pointee.mutex) }
+        return try body(&element.pointee)
+    }
+
+    func wait<R, Failure: Error>(
+        until ready: (Value) -> Bool, then body: (inout Value) throws(Failure) -> R
+    ) throws(Failure) -> R {
+        let (header, element) = withUnsafeMutablePointers { ($0, $1) }
+        pthread_mutex_lock(&header.pointee.mutex)
+        defer { pthread_mutex_unlock(&header.pointee.mutex) }
+        while !ready(element.pointee) {
+            pthread_cond_wait(&header.pointee.condition, &header.pointee.mutex)
+        }
+        return try body(&element.pointee)
+    }
+
+    func broadcast() {
+        withUnsafeMutablePointers { header, _ in
+            pthread_mutex_lock(&header.pointee.mutex)
+            pthread_cond_broadcast(&header.pointee.condition)
+            pthread_mutex_unlock(&header.pointee.mutex)
+        }
+    }
+}
