@@ -1,1 +1,75 @@
-print("placeholder")
+// The child process of the crash test (Tests/StrataCrashTests). It commits transactions to the
+// store at argv[1] forever and prints "ack <n>" after each commit returns, until the parent
+// SIGKILLs it. Every transaction n sets the three counters to n and inserts entry n (erasing entry n - 100), so a
+// recovered store that shows the counters differing, or entries missing below the counter,
+// proves a torn or lost commit.
+//
+// usage: strata-crash-worker <path> <full|normal> <checkpointThreshold>
+#if canImport(Glibc)
+import Glibc
+#endif
+import StrataEngine
+
+/// How many of the newest entries the worker keeps (kept in step with the crash test).
+let window: Int64 = 100
+
+/// The payload of entry `n`: its length varies so records straddle pages differently.
+func payload(_ n: Int64) -> String {
+    String(repeating: Character(UnicodeScalar(UInt8(97 + n % 26))), count: Int(n * 7919 % 1500) + 1)
+}
+
+func say(_ line: String, to descriptor: Int32 = 1) {
+    var bytes = Array((line + "\n").utf8)
+    bytes.withUnsafeMutableBytes { raw in
+        var done = 0
+        while done < raw.count {
+            let written = write(descriptor, raw.baseAddress! + done, raw.count - done)
+            if written <= 0 { exit(3) }
+            done += written
+        }
+    }
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let threshold = UInt64(arguments[3]) else {
+    say("usage: strata-crash-worker <path> <full|normal> <checkpointThreshold>", to: 2)
+    exit(2)
+}
+
+do {
+    var configuration = StoreConfiguration.file(arguments[1], durability: arguments[2] == "normal" ? .normal : .full)
+    configuration.checkpointThreshold = threshold
+    let store = try Store.open(configuration)
+    let (counters, entries) = try store.write { tx -> (TableKey, TableKey) in
+        if let counters = tx.snapshot.tableKey(named: "Counter"), let entries = tx.snapshot.tableKey(named: "Entry") {
+            return (counters, entries)
+        }
+        let counters = try tx.createTable(TableSchema(
+            name: "Counter", columns: [ColumnSchema("id", .int), ColumnSchema("value", .int)], primaryKey: "id"))
+        let entries = try tx.createTable(TableSchema(
+            name: "Entry", columns: [ColumnSchema("id", .int), ColumnSchema("payload", .string)], primaryKey: "id"))
+        for id in 1...3 { try tx.insertObject(into: counters, values: [.int(Int64(id)), .int(0)]) }
+        return (counters, entries)
+    }
+    let table = store.currentSnapshot.table(counters)!
+    let counterKeys = (1...3).map { table.object(forPrimaryKey: .int(Int64($0)))! }
+    guard case .int(var n) = table.row(counterKeys[0])!.values[1] else { exit(4) }
+    say("start \(n)")
+    while true {
+        n += 1
+        try store.write { tx in
+            for key in counterKeys {
+                try tx.setValue(.int(n), at: PropertyPath(table: counters, object: key, column: 1))
+            }
+            try tx.insertObject(into: entries, values: [.int(n), .string(payload(n))])
+            // Keep the store small: only the last `window` entries stay.
+            if let old = tx.snapshot.table(entries)!.object(forPrimaryKey: .int(n - window)) {
+                try tx.eraseObject(old, in: entries)
+            }
+        }
+        say("ack \(n)")
+    }
+} catch {
+    say("worker error: \(error)", to: 2)
+    exit(1)
+}
