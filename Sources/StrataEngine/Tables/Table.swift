@@ -15,9 +15,12 @@ public struct Table: Sendable {
     /// The next object key to hand out; keys are never reused.
     var nextObjectKey: Int64
     /// Primary key value → object, when the schema has a primary key.
-    var primaryKeyIndex: TreeDictionary<Value, ObjectKey>
-    /// Column index → (value → objects), for indexed columns.
-    var secondaryIndexes: [Int: TreeDictionary<Value, IndexBucket>]
+    var primaryKeyIndex: SortedTree<Value, ObjectKey>
+    /// Column index → ordered (value, object) entries, for indexed columns.
+    var secondaryIndexes: [Int: SecondaryIndex]
+    /// The keys of `secondaryIndexes`, so index maintenance never iterates the dictionary it
+    /// mutates (which would make it shared and copy every index on every insert).
+    var indexedColumns: [Int]
     /// Object → the links pointing at it.
     var backlinks: TreeDictionary<ObjectKey, BacklinkCounts>
 
@@ -26,8 +29,9 @@ public struct Table: Sendable {
         self.schema = schema
         rows = SortedTree()
         nextObjectKey = 0
-        primaryKeyIndex = [:]
+        primaryKeyIndex = SortedTree()
         secondaryIndexes = [:]
+        indexedColumns = []
         backlinks = [:]
         rebuildIndexes()
     }
@@ -78,16 +82,16 @@ public struct Table: Sendable {
 
     /// The object whose primary key is `value`.
     ///
-    /// - Complexity: O(log n) (a hash trie lookup).
+    /// - Complexity: O(log n).
     public func object(forPrimaryKey value: Value) -> ObjectKey? { primaryKeyIndex[value] }
 
     /// The objects whose `column` equals `value`, ascending; uses the index when the column has
     /// one, otherwise scans.
     ///
-    /// - Complexity: O(log n + k log k) with an index, O(n) without.
+    /// - Complexity: O(log n + k) with an index, O(n) without.
     public func objects(where column: Int, equals value: Value) -> [ObjectKey] {
         if column == schema.primaryKeyIndex { return primaryKeyIndex[value].map { [$0] } ?? [] }
-        if let index = secondaryIndexes[column] { return index[value]?.sortedKeys ?? [] }
+        if let index = secondaryIndexes[column] { return index.objects(equalTo: value) }
         var found: [ObjectKey] = []
         rows.forEach { key, row in if row.values[column] == value { found.append(key) } }
         return found
@@ -115,11 +119,10 @@ public struct Table: Sendable {
     ///
     /// - Complexity: O(n log n).
     mutating func rebuildIndexes() {
-        primaryKeyIndex = [:]
+        primaryKeyIndex = SortedTree()
         secondaryIndexes = [:]
-        for (column, schema) in schema.columns.enumerated() where schema.isIndexed {
-            secondaryIndexes[column] = [:]
-        }
+        indexedColumns = schema.columns.indices.filter { schema.columns[$0].isIndexed }
+        for column in indexedColumns { secondaryIndexes[column] = SecondaryIndex() }
         let primaryKey = schema.primaryKeyIndex
         guard primaryKey != nil || !secondaryIndexes.isEmpty else { return }
         var copy = self
@@ -129,19 +132,19 @@ public struct Table: Sendable {
     }
 
     mutating func index(_ row: Row, as key: ObjectKey, primaryKey: Int?) {
-        if let primaryKey { primaryKeyIndex[row.values[primaryKey]] = key }
-        for column in secondaryIndexes.keys { addToIndex(column: column, value: row.values[column], key: key) }
+        if let primaryKey { primaryKeyIndex.updateValue(key, forKey: row.values[primaryKey]) }
+        for column in indexedColumns { addToIndex(column: column, value: row.values[column], key: key) }
     }
 
     mutating func unindex(_ row: Row, as key: ObjectKey) {
-        if let primaryKey = schema.primaryKeyIndex { primaryKeyIndex[row.values[primaryKey]] = nil }
-        for column in secondaryIndexes.keys { removeFromIndex(column: column, value: row.values[column], key: key) }
+        if let primaryKey = schema.primaryKeyIndex { primaryKeyIndex.removeValue(forKey: row.values[primaryKey]) }
+        for column in indexedColumns { removeFromIndex(column: column, value: row.values[column], key: key) }
     }
 
     mutating func reindex(column: Int, from old: Value, to new: Value, key: ObjectKey) {
         if column == schema.primaryKeyIndex {
-            primaryKeyIndex[old] = nil
-            primaryKeyIndex[new] = key
+            primaryKeyIndex.removeValue(forKey: old)
+            primaryKeyIndex.updateValue(key, forKey: new)
         }
         if secondaryIndexes[column] != nil {
             removeFromIndex(column: column, value: old, key: key)
@@ -150,10 +153,10 @@ public struct Table: Sendable {
     }
 
     private mutating func addToIndex(column: Int, value: Value, key: ObjectKey) {
-        secondaryIndexes[column]![value] = secondaryIndexes[column]![value]?.inserting(key) ?? .one(key)
+        secondaryIndexes[column]!.updateValue((), forKey: IndexEntry(value: value, object: key))
     }
 
     private mutating func removeFromIndex(column: Int, value: Value, key: ObjectKey) {
-        secondaryIndexes[column]![value] = secondaryIndexes[column]![value]?.removing(key)
+        secondaryIndexes[column]!.removeValue(forKey: IndexEntry(value: value, object: key))
     }
 }

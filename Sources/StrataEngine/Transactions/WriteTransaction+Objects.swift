@@ -10,22 +10,24 @@ extension WriteTransaction {
     ///   missing object or an embedded object that already has an owner.
     @discardableResult
     public func insertObject(into key: TableKey, values: [Value]) throws -> ObjectKey {
-        let table = try table(key)
-        let columns = table.schema.columns
+        // No `Table` copy may be alive across `record`: it would make the table's trees shared
+        // and turn every insert into a path copy.
+        let schema = try schema(of: key)
+        let columns = schema.columns
         guard values.count == columns.count else {
-            throw invalid("\(table.schema.name) has \(columns.count) columns, \(values.count) values given")
+            throw invalid("\(schema.name) has \(columns.count) columns, \(values.count) values given")
         }
         var normalized = values
         for index in columns.indices {
             normalized[index] = try validate(values[index], for: columns[index])
             try requireUnowned(normalized[index], for: columns[index])
         }
-        if let primaryKey = table.schema.primaryKeyIndex, table.object(forPrimaryKey: normalized[primaryKey]) != nil {
+        if let primaryKey = schema.primaryKeyIndex, snapshot.tables[key]!.object(forPrimaryKey: normalized[primaryKey]) != nil {
             throw StrataError(.duplicatePrimaryKey,
-                              "Attempting to create an object of type '\(table.schema.name)' with an existing primary "
+                              "Attempting to create an object of type '\(schema.name)' with an existing primary "
                                   + "key value '\(normalized[primaryKey])'.")
         }
-        let object = ObjectKey(table.nextObjectKey)
+        let object = ObjectKey(snapshot.tables[key]!.nextObjectKey)
         try record(.insertObject(key, object, normalized))
         return object
     }
@@ -33,13 +35,13 @@ extension WriteTransaction {
     /// Erases an object: removes every link to it, erases the embedded objects it owns, then
     /// erases it.
     public func eraseObject(_ object: ObjectKey, in key: TableKey) throws {
-        let table = try table(key)
-        guard let row = table.row(object) else { throw invalid("\(table.schema.name) has no object \(object)") }
+        let schema = try schema(of: key)
+        guard let row = snapshot.tables[key]!.row(object) else { throw invalid("\(schema.name) has no object \(object)") }
         let target = ObjectLink(table: key, key: object)
-        for origin in Set(table.backlinks(to: object)) { try removeLinks(to: target, from: origin) }
+        for origin in Set(snapshot.tables[key]!.backlinks(to: object)) { try removeLinks(to: target, from: origin) }
         try record(.eraseObject(key, object))
-        for (column, schema) in table.schema.columns.enumerated() {
-            try eraseOwnedObjects(in: row.values[column], of: schema)
+        for (column, columnSchema) in schema.columns.enumerated() {
+            try eraseOwnedObjects(in: row.values[column], of: columnSchema)
         }
     }
 
@@ -48,10 +50,11 @@ extension WriteTransaction {
     /// - Throws: ``StrataError/Code/invalidInput`` when the value does not fit the column,
     ///   ``StrataError/Code/duplicatePrimaryKey`` when a primary key value is taken.
     public func setValue(_ value: Value, at path: PropertyPath) throws {
-        let (table, column, old) = try resolve(path)
+        let (schema, column, old) = try resolve(path)
         let value = try validate(value, for: column)
-        if table.schema.primaryKeyIndex == path.column, value != old, table.object(forPrimaryKey: value) != nil {
-            throw StrataError(.duplicatePrimaryKey, "\(table.schema.name).\(column.name) already has the value \(value)")
+        if schema.primaryKeyIndex == path.column, value != old,
+           snapshot.tables[path.table]!.object(forPrimaryKey: value) != nil {
+            throw StrataError(.duplicatePrimaryKey, "\(schema.name).\(column.name) already has the value \(value)")
         }
         if value != old { try requireUnowned(value, for: column) }
         try record(.setValue(path, value))
@@ -60,14 +63,16 @@ extension WriteTransaction {
 
     // MARK: - Shared rules
 
-    /// Finds the table, column schema and current value at `path`.
-    func resolve(_ path: PropertyPath) throws -> (Table, ColumnSchema, Value) {
-        let table = try table(path.table)
-        guard table.schema.columns.indices.contains(path.column) else {
-            throw invalid("\(table.schema.name) has no column \(path.column)")
+    /// Finds the table schema, column schema and current value at `path`.
+    func resolve(_ path: PropertyPath) throws -> (TableSchema, ColumnSchema, Value) {
+        let schema = try schema(of: path.table)
+        guard schema.columns.indices.contains(path.column) else {
+            throw invalid("\(schema.name) has no column \(path.column)")
         }
-        guard let row = table.row(path.object) else { throw invalid("\(table.schema.name) has no object \(path.object)") }
-        return (table, table.schema.columns[path.column], row.values[path.column])
+        guard let value = snapshot.tables[path.table]!.value(of: path.object, column: path.column) else {
+            throw invalid("\(schema.name) has no object \(path.object)")
+        }
+        return (schema, schema.columns[path.column], value)
     }
 
     /// Checks that `value` fits `column` and returns it normalized (set elements sorted and unique).

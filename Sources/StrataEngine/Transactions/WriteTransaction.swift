@@ -71,6 +71,11 @@ public final class WriteTransaction {
         instructions.append(instruction)
     }
 
+    func schema(of key: TableKey) throws -> TableSchema {
+        guard let table = snapshot.tables[key] else { throw invalid("no table with key \(key)") }
+        return table.schema
+    }
+
     func table(_ key: TableKey) throws -> Table {
         guard let table = snapshot.table(key) else { throw invalid("no table with key \(key)") }
         return table

@@ -1,4 +1,8 @@
-extension Value {
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Value: Comparable {
     /// The rank of each kind in the total order, lowest first.
     private var kindRank: Int {
         switch self {
@@ -26,45 +30,87 @@ extension Value {
         }
     }
 
-    private var numeric: Double? {
+    private var numeric: Double {
         switch self {
         case .int(let value): Double(value)
         case .float(let value): Double(value)
         case .double(let value): value
-        default: nil
+        default: 0
         }
     }
 
-    /// A strict total order over values, consistent with `==`: kinds in a fixed order (null,
-    /// bool, numbers, decimal, timestamp, string, binary, object id, uuid, link, collections),
-    /// numbers compared numerically across int, float and double. Sets keep their elements in
-    /// this order.
+    /// Three-way comparison in a strict total order consistent with `==`: kinds in a fixed
+    /// order (null, bool, numbers, decimal, timestamp, string, binary, object id, uuid, link,
+    /// collections), numbers compared numerically across int, float and double (ties broken by
+    /// kind), strings by UTF-8 bytes. Sets keep their elements, and indexes their keys, in this
+    /// order.
     ///
+    /// - Returns: a negative number, zero or a positive number as `self` orders before, equal
+    ///   to, or after `other`.
     /// - Complexity: O(1) for scalars; O(n) for strings, binaries and collections.
-    public func precedes(_ other: Value) -> Bool {
+    public func compare(_ other: Value) -> Int {
         let (leftRank, rightRank) = (kindRank, other.kindRank)
-        if leftRank != rightRank { return leftRank < rightRank }
+        if leftRank != rightRank { return leftRank < rightRank ? -1 : 1 }
         switch (self, other) {
-        case (.null, .null): return false
-        case let (.bool(a), .bool(b)): return !a && b
-        case let (.int(a), .int(b)): return a < b
-        case let (.string(a), .string(b)): return a.utf8.lexicographicallyPrecedes(b.utf8)
-        case let (.binary(a), .binary(b)): return a.lexicographicallyPrecedes(b)
-        case let (.timestamp(a), .timestamp(b)): return a < b
-        case let (.decimal128(a), .decimal128(b)): return (a.high, a.low) < (b.high, b.low)
-        case let (.objectId(a), .objectId(b)): return a < b
-        case let (.uuid(a), .uuid(b)): return a < b
-        case let (.link(a), .link(b)): return a < b
-        case let (.list(a), .list(b)), let (.set(a), .set(b)):
-            return a.lexicographicallyPrecedes(b) { $0.precedes($1) }
+        case (.null, .null): return 0
+        case let (.bool(a), .bool(b)): return a == b ? 0 : (a ? 1 : -1)
+        case let (.int(a), .int(b)): return a == b ? 0 : (a < b ? -1 : 1)
+        case let (.string(a), .string(b)): return Self.compareUTF8(a, b)
+        case let (.binary(a), .binary(b)): return Self.compareBytes(a, b)
+        case let (.timestamp(a), .timestamp(b)): return a == b ? 0 : (a < b ? -1 : 1)
+        case let (.decimal128(a), .decimal128(b)):
+            return (a.high, a.low) == (b.high, b.low) ? 0 : ((a.high, a.low) < (b.high, b.low) ? -1 : 1)
+        case let (.objectId(a), .objectId(b)): return a == b ? 0 : (a < b ? -1 : 1)
+        case let (.uuid(a), .uuid(b)): return a == b ? 0 : (a < b ? -1 : 1)
+        case let (.link(a), .link(b)): return a == b ? 0 : (a < b ? -1 : 1)
+        case let (.list(a), .list(b)), let (.set(a), .set(b)): return Self.compareElements(a, b)
         case let (.dictionary(a), .dictionary(b)):
-            if a.keys != b.keys { return a.keys.lexicographicallyPrecedes(b.keys) }
-            return a.values.lexicographicallyPrecedes(b.values) { $0.precedes($1) }
+            for (left, right) in zip(a.keys, b.keys) {
+                let order = Self.compareUTF8(left, right)
+                if order != 0 { return order }
+            }
+            if a.count != b.count { return a.count < b.count ? -1 : 1 }
+            return Self.compareElements(a.values, b.values)
         default:
-            let (a, b) = (numeric ?? 0, other.numeric ?? 0)
-            if a != b { return a < b || (a.isNaN && !b.isNaN) }
-            return numericTieBreak < other.numericTieBreak
+            let (a, b) = (numeric, other.numeric)
+            if a < b || (a.isNaN && !b.isNaN) { return -1 }
+            if b < a || (b.isNaN && !a.isNaN) { return 1 }
+            let (x, y) = (numericTieBreak, other.numericTieBreak)
+            return x == y ? 0 : (x < y ? -1 : 1)
         }
+    }
+
+    /// Whether `self` orders strictly before `other` (see ``compare(_:)``).
+    public func precedes(_ other: Value) -> Bool { compare(other) < 0 }
+
+    public static func < (lhs: Value, rhs: Value) -> Bool { lhs.compare(rhs) < 0 }
+
+    private static func compareUTF8(_ a: String, _ b: String) -> Int {
+        var a = a, b = b
+        return a.withUTF8 { left in
+            b.withUTF8 { right in compareRaw(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right)) }
+        }
+    }
+
+    private static func compareBytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        a.withUnsafeBytes { left in b.withUnsafeBytes { right in compareRaw(left, right) } }
+    }
+
+    private static func compareRaw(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Int {
+        let common = min(left.count, right.count)
+        if common > 0 {
+            let order = memcmp(left.baseAddress!, right.baseAddress!, common)
+            if order != 0 { return order < 0 ? -1 : 1 }
+        }
+        return left.count == right.count ? 0 : (left.count < right.count ? -1 : 1)
+    }
+
+    private static func compareElements(_ a: [Value], _ b: [Value]) -> Int {
+        for (left, right) in zip(a, b) {
+            let order = left.compare(right)
+            if order != 0 { return order }
+        }
+        return a.count == b.count ? 0 : (a.count < b.count ? -1 : 1)
     }
 }
 
@@ -76,7 +122,7 @@ extension Array where Element == Value {
         var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2
-            if self[mid].precedes(value) { low = mid + 1 } else { high = mid }
+            if self[mid].compare(value) < 0 { low = mid + 1 } else { high = mid }
         }
         return (low, low < count && self[low] == value)
     }

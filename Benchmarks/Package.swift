@@ -1,0 +1,20 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+// The benchmark harness is its own package so that users of Strata never build its
+// dependencies. Run: `cd Benchmarks && swift run -c release strata-bench --quick`.
+let package = Package(
+    name: "StrataBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "Strata", path: ".."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "strata-bench",
+            dependencies: [.product(name: "Strata", package: "Strata")],
+            path: "Sources/StrataBench",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+    ]
+)

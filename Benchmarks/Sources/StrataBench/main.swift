@@ -1,0 +1,37 @@
+import Foundation
+import Strata
+
+// strata-bench: measures Strata on WORKLOAD.md's workloads.
+// Usage: strata-bench [--quick]
+let quick = CommandLine.arguments.contains("--quick")
+let scale: Int64 = quick ? 1 : 1
+
+print("# strata-bench \(quick ? "--quick" : "(full)")  date: \(Date())  cores: \(ProcessInfo.processInfo.activeProcessorCount)")
+print("| workload | durability | figure |")
+print("|---|---|---|")
+
+func best(of repetitions: Int, _ body: () throws -> Double) rethrows -> Double {
+    var results: [Double] = []
+    for _ in 0..<repetitions { results.append(try body()) }
+    return results.max() ?? 0
+}
+
+do {
+    for durability in [Durability.normal, .full] {
+        let rows = try best(of: 3) { try EngineWorkloads.bulkInsert(rows: 100_000 * scale, durability: durability) }
+        print("| W1 bulk insert 100k rows | .\(durability) | \(Int(rows)) rows/s |")
+    }
+    for durability in [Durability.normal, .full] {
+        var runs: [(Double, Double, Double)] = []
+        for _ in 0..<3 { runs.append(try EngineWorkloads.smallTransactions(count: 2_000, durability: durability)) }
+        let run = runs.max { $0.0 < $1.0 }!
+        print("| W2 one-row transactions | .\(durability) | \(Int(run.0)) tx/s, p50 \(Int(run.1)) µs, p99 \(Int(run.2)) µs |")
+    }
+    for threads in [1, 2, 4, 8] {
+        let (rate, syncs) = try EngineWorkloads.groupCommit(threads: threads, perThread: 2_000 / threads, durability: .full)
+        print("| group commit, \(threads) writer threads | .full | \(Int(rate)) tx/s, \(String(format: "%.2f", syncs)) syncs/commit |")
+    }
+} catch {
+    print("benchmark failed: \(error)")
+    exit(1)
+}
