@@ -1,59 +1,43 @@
 /// A persistent ordered map: a copy-on-write B+tree with structural sharing and
 /// per-subtree element counts.
 ///
-/// Copying a tree is O(1) and shares every node, so a copy is a snapshot. A mutation
-/// copies only the nodes on the path from the root to the leaf it touches (nodes that
-/// are uniquely referenced are mutated in place); every other node stays shared, and a
-/// snapshot taken before a mutation never observes it.
+/// Copying a tree is O(1) and shares every node, so a copy is a snapshot that later
+/// mutations never affect. A mutation copies only the shared nodes on the path from the
+/// root to the leaf it touches (uniquely referenced nodes are mutated in place).
 ///
 /// Leaves hold up to 64 entries and internal nodes up to 64 children. Every node records
 /// the number of entries below it, which gives O(log n) `rank(of:)`, `index(of:)` and
-/// `element(at:)`. An insertion at the end of a leaf splits it unevenly (the old leaf
-/// stays full), so ascending appends produce full leaves.
+/// `element(at:)`. An insertion at the end of a full leaf splits it unevenly (the old
+/// leaf stays full), so ascending appends build full leaves.
 ///
 /// Deletion does not merge or rebalance: nodes may be left underfull. A child that
 /// becomes empty is removed from its parent, and a root left with a single child is
-/// replaced by that child, so the height is logarithmic in the largest number of
-/// entries the tree has held.
+/// replaced by that child; the height stays logarithmic in the peak entry count.
 ///
-/// - Complexity: O(1) to copy; lookups, insertions, removals and positional access are
-///   O(log n) and a mutation allocates at most one node per level.
+/// - Complexity: O(1) to copy; lookups, updates, removals and positional access are
+///   O(log n), and a mutation allocates at most one node copy per level.
 public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable, Sequence {
     /// Maximum number of entries in a leaf.
     static var leafCapacity: Int { 64 }
     /// Maximum number of children of an internal node.
     static var branchCapacity: Int { 64 }
 
-    /// The root node; uniquely referenced before any mutation below it.
+    /// The root: a leaf (possibly empty) or an internal node with at least two children.
     var root: Node
 
     /// Creates an empty tree.
-    ///
     /// - Complexity: O(1).
-    public init() {
-        root = Node(isLeaf: true, count: 0, keys: [], values: [], children: [])
-    }
+    public init() { root = Node(isLeaf: true) }
 
     /// The number of entries.
-    ///
     /// - Complexity: O(1).
     public var count: Int { root.count }
 
     /// Whether the tree has no entries.
-    ///
     /// - Complexity: O(1).
     public var isEmpty: Bool { root.count == 0 }
 
-    /// The number of levels (1 for a single leaf); for tests and diagnostics.
-    var height: Int {
-        var levels = 1
-        var node = root
-        while !node.isLeaf { node = node.children[0]; levels += 1 }
-        return levels
-    }
-
-    /// The value stored for `key`, or nil.
-    ///
+    /// The value stored for `key`, or nil if there is none.
     /// - Complexity: O(log n), no allocation.
     public subscript(key: Key) -> Value? {
         guard let hit = root.locate(key) else { return nil }
@@ -61,32 +45,25 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
     }
 
     /// Whether the tree has an entry for `key`.
-    ///
     /// - Complexity: O(log n), no allocation.
-    public func contains(_ key: Key) -> Bool {
-        root.locate(key) != nil
-    }
+    public func contains(_ key: Key) -> Bool { root.locate(key) != nil }
 
     /// Stores `value` for `key`, inserting or replacing; returns the replaced value, if any.
-    ///
-    /// - Complexity: O(log n); copies the nodes on the path to the leaf that are shared.
+    /// - Complexity: O(log n); copies the shared nodes on the path to the leaf.
     @discardableResult
     public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
         if !isKnownUniquelyReferenced(&root) { root = root.clone() }
         let (old, split) = root.insert(key, value)
         if let split {
-            root = Node(
-                isLeaf: false, count: root.count + split.right.count,
-                keys: [split.separator], values: [], children: [root, split.right]
-            )
+            let count = root.count + split.right.count
+            root = Node(isLeaf: false, count: count, keys: [split.separator], children: [root, split.right])
         }
         return old
     }
 
     /// Removes the entry for `key` and returns its value, or returns nil if there is none.
-    /// Empty children are dropped and a root with a single child is collapsed; underfull
-    /// nodes are not merged.
-    ///
+    /// Children that become empty are dropped and a root with a single child is replaced by
+    /// that child; underfull nodes are not merged.
     /// - Complexity: O(log n); copies nothing when the key is absent.
     @discardableResult
     public mutating func removeValue(forKey key: Key) -> Value? {
@@ -97,16 +74,13 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
             present = true
         }
         guard let old = root.remove(key, knownPresent: present) else { return nil }
-        if !root.isLeaf && root.children.isEmpty {
-            root = Node(isLeaf: true, count: 0, keys: [], values: [], children: [])
-        }
+        if !root.isLeaf && root.children.isEmpty { root = Node(isLeaf: true) }
         while !root.isLeaf && root.children.count == 1 { root = root.children[0] }
         return old
     }
 
     /// Mutates the value stored for key in place (no copy of the value when the path is
     /// uniquely owned); returns nil and does nothing if absent.
-    ///
     /// - Complexity: O(log n) plus the cost of `body`; copies nothing when the key is absent.
     @discardableResult
     public mutating func modifyValue<R>(forKey key: Key, _ body: (inout Value) throws -> R) rethrows -> R? {
@@ -120,11 +94,9 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
         while !node.isLeaf {
             let slot = node.upperBound(key)
             if !isKnownUniquelyReferenced(&node.children[slot]) {
-                if !verified {
-                    guard node.children[slot].locate(key) != nil else { return nil }
-                    verified = true
-                }
+                guard verified || node.children[slot].locate(key) != nil else { return nil }
                 node.children[slot] = node.children[slot].clone()
+                verified = true
             }
             node = node.children[slot]
         }
@@ -133,38 +105,30 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
         return try body(&node.values[index])
     }
 
-    /// The position of `key` in ascending key order, or nil if absent.
-    ///
+    /// The position of `key` in ascending key order, or nil if it is absent.
     /// - Complexity: O(log n).
     public func index(of key: Key) -> Int? {
+        let (rank, found) = search(key)
+        return found ? rank : nil
+    }
+
+    /// The number of keys strictly less than `key`, whether or not `key` is present.
+    /// - Complexity: O(log n).
+    public func rank(of key: Key) -> Int { search(key).rank }
+
+    private func search(_ key: Key) -> (rank: Int, found: Bool) {
         var node = root
-        var position = 0
+        var rank = 0
         while !node.isLeaf {
             let slot = node.upperBound(key)
-            position += node.count(before: slot)
+            rank += node.count(before: slot)
             node = node.children[slot]
         }
         let index = node.lowerBound(key)
-        guard index < node.keys.count, node.keys[index] == key else { return nil }
-        return position + index
-    }
-
-    /// The number of keys strictly less than `key` (whether or not `key` is present).
-    ///
-    /// - Complexity: O(log n).
-    public func rank(of key: Key) -> Int {
-        var node = root
-        var position = 0
-        while !node.isLeaf {
-            let slot = node.upperBound(key)
-            position += node.count(before: slot)
-            node = node.children[slot]
-        }
-        return position + node.lowerBound(key)
+        return (rank + index, index < node.keys.count && node.keys[index] == key)
     }
 
     /// The entry at `index` in ascending key order. Precondition: `0 <= index < count`.
-    ///
     /// - Complexity: O(log n).
     public func element(at index: Int) -> (key: Key, value: Value) {
         precondition(index >= 0 && index < count, "SortedTree.element(at:): index out of range")
@@ -182,42 +146,32 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
     }
 
     /// The entry with the smallest key, or nil if the tree is empty.
-    ///
     /// - Complexity: O(log n).
-    public var first: (key: Key, value: Value)? {
-        guard root.count > 0 else { return nil }
-        var node = root
-        while !node.isLeaf { node = node.children[0] }
-        return (node.keys[0], node.values[0])
-    }
+    public var first: (key: Key, value: Value)? { isEmpty ? nil : element(at: 0) }
 
     /// The entry with the largest key, or nil if the tree is empty.
-    ///
     /// - Complexity: O(log n).
     public var last: (key: Key, value: Value)? {
-        guard root.count > 0 else { return nil }
+        guard !isEmpty else { return nil }
         var node = root
         while !node.isLeaf { node = node.children[node.children.count - 1] }
         return (node.keys[node.keys.count - 1], node.values[node.values.count - 1])
     }
 
-    /// Calls `body` for every entry in ascending key order.
-    ///
+    /// Calls `body` with every entry in ascending key order.
     /// - Complexity: O(n), without iterator overhead.
     public func forEach(_ body: (Key, Value) throws -> Void) rethrows {
         try root.forEach(body)
     }
 
-    /// Calls `body` for the entries with keys `>= lowerBound` in ascending order, stopping
-    /// as soon as `body` returns false.
-    ///
+    /// Calls `body` with the entries whose keys are `>= lowerBound`, in ascending order,
+    /// stopping as soon as `body` returns false.
     /// - Complexity: O(log n + k) for k visited entries.
     public func forEach(from lowerBound: Key, _ body: (Key, Value) throws -> Bool) rethrows {
         _ = try root.forEach(from: lowerBound, body)
     }
 
     /// All keys in ascending order.
-    ///
     /// - Complexity: O(n).
     public var keys: [Key] {
         var result: [Key] = []
@@ -226,24 +180,22 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
         return result
     }
 
-    /// The number of entries; lets `Array(tree)` allocate once.
-    ///
+    /// The number of entries, so that `Array(tree)` allocates once.
     /// - Complexity: O(1).
     public var underestimatedCount: Int { count }
 
-    /// Returns an iterator over the entries in ascending key order; it iterates the
-    /// tree as it was when the iterator was made.
-    ///
-    /// - Complexity: O(log n) to create; O(1) amortized per element.
+    /// Returns an iterator over the entries in ascending key order. It iterates the tree
+    /// as it was when the iterator was made, whatever mutations follow.
+    /// - Complexity: O(log n).
     public func makeIterator() -> Iterator { Iterator(root: root) }
 
     /// Iterates a tree's entries in ascending key order.
     public struct Iterator: IteratorProtocol {
-        /// Internal nodes from the root down to the current leaf, with the child being visited.
-        var path: [(node: Node, slot: Int)] = []
-        var leafKeys: [Key] = []
-        var leafValues: [Value] = []
-        var position = 0
+        /// The internal nodes above the current leaf, each with the child being visited.
+        private var path: [(node: Node, slot: Int)] = []
+        private var leafKeys: [Key] = []
+        private var leafValues: [Value] = []
+        private var position = 0
 
         init(root: Node) { descend(from: root) }
 
@@ -258,16 +210,14 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
             position = 0
         }
 
-        /// Returns the next entry in ascending key order, or nil when done.
-        ///
+        /// Returns the next entry in ascending key order, or nil when there is none.
         /// - Complexity: O(1) amortized.
         public mutating func next() -> (key: Key, value: Value)? {
             while position == leafKeys.count {
                 guard let top = path.last else { return nil }
-                let slot = top.slot + 1
-                if slot < top.node.children.count {
-                    path[path.count - 1].slot = slot
-                    descend(from: top.node.children[slot])
+                if top.slot + 1 < top.node.children.count {
+                    path[path.count - 1].slot += 1
+                    descend(from: top.node.children[top.slot + 1])
                 } else {
                     path.removeLast()
                 }
@@ -277,26 +227,28 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
         }
     }
 
-    /// Checks the structure with preconditions: keys strictly ascending, separators
-    /// bounding their subtrees, counts consistent, capacities respected, no empty
-    /// non-root node, all leaves at the same depth. For tests.
-    ///
+    /// Checks the structure with preconditions: keys strictly ascending, every key within
+    /// the separators above it, counts consistent, capacities respected, no empty node
+    /// below the root, all leaves at the same depth. For tests.
     /// - Complexity: O(n).
     public func checkInvariants() {
-        precondition(root.isLeaf || root.children.count >= 2, "SortedTree: internal root with fewer than two children")
+        precondition(root.isLeaf || root.children.count >= 2, "SortedTree: internal root with one child")
         _ = root.check(lower: nil, upper: nil, isRoot: true)
     }
 }
 
 extension SortedTree {
-    /// A tree node. A leaf stores entries in `keys`/`values` (no `children`). An internal
-    /// node stores `children` and `keys.count == children.count - 1` separators: child `i`
+    /// A tree node. A leaf stores its entries in `keys` and `values`. An internal node
+    /// stores `children` and `keys.count == children.count - 1` separators: child `i`
     /// holds keys in `keys[i - 1] ..< keys[i]` (unbounded at the ends). `count` is the
-    /// number of entries in the subtree.
+    /// number of entries in the subtree; it is 0 only for an empty root leaf.
+    //
     // Safety: a node is mutated only through a reference that `isKnownUniquelyReferenced`
-    // proved unique, from a mutating method of the one `SortedTree` that owns it (which has
-    // exclusive access to that tree). Once a node is reachable from two trees or iterators,
-    // it is never mutated again (it is cloned instead), so concurrent readers are race free.
+    // proved unique, inside a mutating method of the one `SortedTree` that owns it (which
+    // has exclusive access to that tree). A node reachable from two trees or iterators is
+    // never mutated again (it is cloned instead), so readers on any thread see immutable
+    // nodes. For the same reason accesses never overlap, so the dynamic exclusivity checks
+    // on the hot fields are disabled.
     final class Node: @unchecked Sendable {
         let isLeaf: Bool
         @exclusivity(unchecked) var count: Int
@@ -304,7 +256,7 @@ extension SortedTree {
         @exclusivity(unchecked) var values: [Value]
         @exclusivity(unchecked) var children: [Node]
 
-        init(isLeaf: Bool, count: Int, keys: [Key], values: [Value], children: [Node]) {
+        init(isLeaf: Bool, count: Int = 0, keys: [Key] = [], values: [Value] = [], children: [Node] = []) {
             self.isLeaf = isLeaf
             self.count = count
             self.keys = keys
@@ -312,40 +264,31 @@ extension SortedTree {
             self.children = children
         }
 
-        /// A copy with its own (pre-sized) arrays; the children stay shared.
+        /// A copy with its own arrays, sized for an overflow; the children stay shared.
         func clone() -> Node {
             let copy = Node(isLeaf: isLeaf, count: count, keys: keys, values: values, children: children)
-            if isLeaf {
-                copy.keys.reserveCapacity(SortedTree.leafCapacity + 1)
-                copy.values.reserveCapacity(SortedTree.leafCapacity + 1)
-            } else {
-                copy.keys.reserveCapacity(SortedTree.branchCapacity)
-                copy.children.reserveCapacity(SortedTree.branchCapacity + 1)
-            }
+            let capacity = (isLeaf ? SortedTree.leafCapacity : SortedTree.branchCapacity) + 1
+            copy.keys.reserveCapacity(capacity)
+            if isLeaf { copy.values.reserveCapacity(capacity) } else { copy.children.reserveCapacity(capacity) }
             return copy
         }
 
         /// The first index whose key is `>= key`.
         @inline(__always)
-        func lowerBound(_ key: Key) -> Int {
-            keys.withUnsafeBufferPointer { keys in
-                var low = 0, high = keys.count
-                while low < high {
-                    let mid = (low &+ high) &>> 1
-                    if keys[mid] < key { low = mid &+ 1 } else { high = mid }
-                }
-                return low
-            }
-        }
+        func lowerBound(_ key: Key) -> Int { partition { !($0 < key) } }
 
         /// The first index whose key is `> key`; in an internal node, the child that may hold `key`.
         @inline(__always)
-        func upperBound(_ key: Key) -> Int {
+        func upperBound(_ key: Key) -> Int { partition { key < $0 } }
+
+        /// The first index whose key satisfies `isAbove`, which must be false then true along `keys`.
+        @inline(__always)
+        private func partition(_ isAbove: (Key) -> Bool) -> Int {
             keys.withUnsafeBufferPointer { keys in
                 var low = 0, high = keys.count
                 while low < high {
                     let mid = (low &+ high) &>> 1
-                    if key < keys[mid] { high = mid } else { low = mid &+ 1 }
+                    if isAbove(keys[mid]) { high = mid } else { low = mid &+ 1 }
                 }
                 return low
             }
@@ -360,7 +303,7 @@ extension SortedTree {
             return (node, index)
         }
 
-        /// The number of entries in the children before `slot`.
+        /// The number of entries in the children before `slot`, summing the shorter side.
         func count(before slot: Int) -> Int {
             var total = 0
             if slot <= children.count / 2 {
@@ -371,7 +314,7 @@ extension SortedTree {
             return count - total
         }
 
-        /// Inserts or replaces in this uniquely referenced node's subtree. Returns the
+        /// Inserts or replaces in the subtree of this uniquely referenced node. Returns the
         /// replaced value and, if this node overflowed, the separator and new right sibling.
         func insert(_ key: Key, _ value: Value) -> (old: Value?, split: (separator: Key, right: Node)?) {
             if isLeaf {
@@ -396,7 +339,7 @@ extension SortedTree {
             return (old, children.count > SortedTree.branchCapacity ? splitBranch(newChildAt: slot + 1) : nil)
         }
 
-        /// Splits an overflowing leaf; an insertion at its end leaves this leaf full.
+        /// Splits an overflowing leaf in half, or keeps it full if the insertion was at its end.
         private func splitLeaf(insertedAt index: Int) -> (separator: Key, right: Node) {
             let total = keys.count
             let mid = index == total - 1 ? total - 1 : total / 2
@@ -404,7 +347,7 @@ extension SortedTree {
             let right = Node(
                 isLeaf: true, count: total - mid,
                 keys: Self.array(keys[mid...], capacity: capacity),
-                values: Self.array(values[mid...], capacity: capacity), children: []
+                values: Self.array(values[mid...], capacity: capacity)
             )
             keys.removeSubrange(mid...)
             values.removeSubrange(mid...)
@@ -412,18 +355,16 @@ extension SortedTree {
             return (right.keys[0], right)
         }
 
-        /// Splits an overflowing internal node; a new last child leaves this node full.
+        /// Splits an overflowing internal node in half, or keeps it full if the new child is last.
         private func splitBranch(newChildAt slot: Int) -> (separator: Key, right: Node) {
             let total = children.count
             let mid = slot == total - 1 ? total - 1 : total / 2
             let separator = keys[mid - 1]
             let rightChildren = Self.array(children[mid...], capacity: SortedTree.branchCapacity + 1)
-            var rightCount = 0
-            for child in rightChildren { rightCount += child.count }
+            let rightCount = rightChildren.reduce(0) { $0 + $1.count }
             let right = Node(
                 isLeaf: false, count: rightCount,
-                keys: Self.array(keys[mid...], capacity: SortedTree.branchCapacity), values: [],
-                children: rightChildren
+                keys: Self.array(keys[mid...], capacity: SortedTree.branchCapacity), children: rightChildren
             )
             children.removeSubrange(mid...)
             keys.removeSubrange((mid - 1)...)
@@ -438,8 +379,8 @@ extension SortedTree {
             return result
         }
 
-        /// Removes `key` from this uniquely referenced node's subtree, dropping children
-        /// that become empty. `knownPresent` skips the presence check before cloning.
+        /// Removes `key` from the subtree of this uniquely referenced node, dropping children
+        /// that become empty. `knownPresent` skips the presence check before cloning a child.
         func remove(_ key: Key, knownPresent: Bool) -> Value? {
             if isLeaf {
                 let index = lowerBound(key)
@@ -459,63 +400,47 @@ extension SortedTree {
             count -= 1
             if children[slot].count == 0 {
                 children.remove(at: slot)
-                if slot > 0 { keys.remove(at: slot - 1) } else if !keys.isEmpty { keys.remove(at: 0) }
+                if !keys.isEmpty { keys.remove(at: Swift.max(slot - 1, 0)) }
             }
             return old
         }
 
         func forEach(_ body: (Key, Value) throws -> Void) rethrows {
-            if isLeaf {
-                let keys = self.keys, values = self.values
-                for index in keys.indices { try body(keys[index], values[index]) }
-            } else {
-                for child in children { try child.forEach(body) }
-            }
+            guard isLeaf else { for child in children { try child.forEach(body) }; return }
+            let keys = self.keys, values = self.values
+            for index in keys.indices { try body(keys[index], values[index]) }
         }
 
-        /// Visits keys `>= lowerBound`; returns false if `body` stopped the walk.
-        func forEach(from lowerBound: Key, _ body: (Key, Value) throws -> Bool) rethrows -> Bool {
+        /// Visits the entries with keys `>= bound` (all if nil); returns false if `body` stopped.
+        func forEach(from bound: Key?, _ body: (Key, Value) throws -> Bool) rethrows -> Bool {
             if isLeaf {
                 let keys = self.keys, values = self.values
-                for index in self.lowerBound(lowerBound)..<keys.count where try !body(keys[index], values[index]) {
-                    return false
+                for index in (bound.map { lowerBound($0) } ?? 0)..<keys.count {
+                    guard try body(keys[index], values[index]) else { return false }
                 }
                 return true
             }
             let children = self.children
-            let start = upperBound(lowerBound)
-            guard try children[start].forEach(from: lowerBound, body) else { return false }
-            for child in children[(start + 1)...] where try !child.forEachWhile(body) { return false }
-            return true
-        }
-
-        /// Visits every entry; returns false if `body` stopped the walk.
-        private func forEachWhile(_ body: (Key, Value) throws -> Bool) rethrows -> Bool {
-            if isLeaf {
-                let keys = self.keys, values = self.values
-                for index in keys.indices where try !body(keys[index], values[index]) { return false }
-                return true
+            let start = bound.map { upperBound($0) } ?? 0
+            for slot in start..<children.count {
+                guard try children[slot].forEach(from: slot == start ? bound : nil, body) else { return false }
             }
-            for child in children where try !child.forEachWhile(body) { return false }
             return true
         }
 
         func appendKeys(to result: inout [Key]) {
-            if isLeaf {
-                result.append(contentsOf: keys)
-            } else {
-                for child in children { child.appendKeys(to: &result) }
-            }
+            guard isLeaf else { for child in children { child.appendKeys(to: &result) }; return }
+            result.append(contentsOf: keys)
         }
 
-        /// Checks this subtree against the bounds `lower ..< upper`; returns its height.
+        /// Checks this subtree, whose keys must lie in `lower ..< upper`; returns its height.
         func check(lower: Key?, upper: Key?, isRoot: Bool) -> Int {
             for index in keys.indices.dropFirst() {
                 precondition(keys[index - 1] < keys[index], "SortedTree: keys not strictly ascending")
             }
-            if let lower, let first = keys.first { precondition(!(first < lower), "SortedTree: key below separator") }
-            if let upper, let last = keys.last { precondition(last < upper, "SortedTree: key not below separator") }
-            precondition(isRoot || count > 0, "SortedTree: empty non-root node")
+            if let lower, let first = keys.first { precondition(!(first < lower), "SortedTree: key below its range") }
+            if let upper, let last = keys.last { precondition(last < upper, "SortedTree: key above its range") }
+            precondition(isRoot || count > 0, "SortedTree: empty node below the root")
             if isLeaf {
                 precondition(children.isEmpty && values.count == keys.count, "SortedTree: malformed leaf")
                 precondition(count == keys.count, "SortedTree: leaf count mismatch")
@@ -528,11 +453,9 @@ extension SortedTree {
             var total = 0
             var height: Int?
             for (slot, child) in children.enumerated() {
-                let childHeight = child.check(
-                    lower: slot == 0 ? lower : keys[slot - 1],
-                    upper: slot == children.count - 1 ? upper : keys[slot],
-                    isRoot: false
-                )
+                let childLower = slot == 0 ? lower : keys[slot - 1]
+                let childUpper = slot == children.count - 1 ? upper : keys[slot]
+                let childHeight = child.check(lower: childLower, upper: childUpper, isRoot: false)
                 precondition(height == nil || height == childHeight, "SortedTree: leaves at different depths")
                 height = childHeight
                 total += child.count
