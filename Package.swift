@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "Strata", targets: ["Strata"]),
+        .library(name: "RealmSwift", targets: ["RealmSwift"]),
         .executable(name: "strata-example", targets: ["StrataExample"]),
     ],
     dependencies: [
@@ -38,6 +39,7 @@ let package = Package(
         ),
         .target(name: "StrataEventLoop", dependencies: ["CLibUV", "StrataSupport"], swiftSettings: strictSettings),
         .target(name: "Strata", dependencies: ["StrataEngine", "StrataEventLoop"], swiftSettings: strictSettings),
+        .target(name: "RealmSwift", dependencies: ["Strata"], swiftSettings: strictSettings),
         .executableTarget(
             name: "StrataExample",
             dependencies: ["Strata"],
@@ -57,6 +59,8 @@ let package = Package(
             dependencies: ["StrataEngine", "strata-crash-worker"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "StrataTests", dependencies: ["Strata"], swiftSettings: strictSettings),
+        .testTarget(name: "RealmSwiftCompatibilityTests", dependencies: ["RealmSwift"], swiftSettings: strictSettings),
         .testTarget(name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV"], swiftSettings: strictSettings),
     ]
 )

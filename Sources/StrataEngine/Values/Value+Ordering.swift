@@ -118,7 +118,7 @@ extension Array where Element == Value {
     /// The position of `value` in a set's sorted, unique elements, or where it would go.
     ///
     /// - Complexity: O(log n) comparisons.
-    func setPosition(of value: Value) -> (index: Int, found: Bool) {
+    public func setPosition(of value: Value) -> (index: Int, found: Bool) {
         var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2

@@ -1,0 +1,101 @@
+import StrataEngine
+
+/// Implementation detail: lets schema discovery read a `LinkingObjects` declaration.
+protocol _LinkingObjectsProtocol {
+    var originPropertyName: String { get }
+}
+
+/// The objects whose `property` links to an object, as Realm Swift's `LinkingObjects`: a
+/// computed, read-only collection declared with `@Persisted(originProperty:)`.
+///
+/// ```swift
+/// class Dog: Object {
+///     @Persisted(originProperty: "dogs") var owners: LinkingObjects<Person>
+/// }
+/// ```
+///
+/// Reading it looks the object's backlinks up, so it costs O(k log n) for k linking objects,
+/// not a scan. Elements come in ascending object-key order (creation order).
+public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, CustomStringConvertible {
+    /// The property of `Element` that links to the owner.
+    public let propertyName: String
+    let location: CollectionLocation?
+
+    /// Declares the objects of `type` whose `propertyName` links here.
+    public init(fromType type: Element.Type, property propertyName: String) {
+        self.propertyName = propertyName
+        location = nil
+    }
+
+    init(propertyName: String, location: CollectionLocation) {
+        self.propertyName = propertyName
+        self.location = location
+    }
+
+    /// The Realm managing the owner, or nil while unmanaged (then the collection is empty).
+    public var realm: Realm? { location?.realm }
+
+    /// Whether the owner was deleted or its Realm invalidated.
+    public var isInvalidated: Bool {
+        guard let location else { return false }
+        return location.realm.readSnapshot.table(location.table)?.contains(location.object) != true
+    }
+
+    /// The linking objects' keys, ascending, each once.
+    private var links: [ObjectKey] {
+        guard let location, let origin = originTable, let property = origin.classInfo.propertyIndex[propertyName],
+              let target = location.realm.readSnapshot.table(location.table) else { return [] }
+        let originColumn = origin.columns[property]
+        var seen = Set<ObjectKey>()
+        return target.backlinks(to: location.object)
+            .filter { $0.table == origin.key && $0.column == originColumn && seen.insert($0.object).inserted }
+            .map(\.object).sorted()
+    }
+
+    private var originTable: TableInfo? {
+        guard let location, let info = try? ClassInfo.of(Element.self) else { return nil }
+        return location.realm.tableInfo(for: info)
+    }
+
+    public var startIndex: Int { 0 }
+
+    /// The number of linking objects.
+    ///
+    /// - Complexity: O(k log k) for k linking objects.
+    public var endIndex: Int { links.count }
+
+    /// The linking object at `position`.
+    public subscript(position: Int) -> Element {
+        guard let location, let origin = originTable else { preconditionFailure("Index out of bounds") }
+        return location.realm.accessor(Element.self, table: origin, key: links[position])
+    }
+
+    public var description: String { "LinkingObjects<\(Element.self)> \(Array(self))" }
+}
+
+extension LinkingObjects: _LinkingObjectsProtocol {
+    var originPropertyName: String { propertyName }
+}
+
+extension LinkingObjects: _Persistable {
+    public static var _rlmColumn: _ColumnDescription {
+        _ColumnDescription(.link, collection: .list, objectType: Element.self, isLinkingObjects: true)
+    }
+
+    public static func _rlmDefaultValue() -> LinkingObjects { LinkingObjects(fromType: Element.self, property: "") }
+
+    /// Builds the managed collection for the declared origin property.
+    public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> LinkingObjects {
+        LinkingObjects(propertyName: context.originProperty ?? "", location: CollectionLocation(context))
+    }
+
+    public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value { .null }
+}
+
+extension Persisted {
+    /// Declares a `LinkingObjects` property: the objects whose `originProperty` links here.
+    public init<Origin: ObjectBase>(originProperty: String) where Value == LinkingObjects<Origin> {
+        self.init(state: .unmanaged(LinkingObjects(fromType: Origin.self, property: originProperty)),
+                  indexed: false, primaryKey: false)
+    }
+}

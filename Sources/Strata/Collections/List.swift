@@ -1,0 +1,216 @@
+import StrataEngine
+
+/// An ordered collection of values or objects, as Realm Swift's `List`: the type of a
+/// `@Persisted var items: List<T>` property.
+///
+/// Unmanaged, it is a plain array. Managed, it reads and writes its object's property in the
+/// Realm: reads see the Realm's current version, and mutations need a write transaction
+/// (outside one they trap with Realm's message). Duplicates are allowed; object elements must
+/// not be optional.
+public final class List<Element: RealmCollectionValue>: RandomAccessCollection, MutableCollection,
+    RangeReplaceableCollection, CustomStringConvertible {
+    private var unmanaged: [Element]
+    let location: CollectionLocation?
+
+    /// Creates an empty, unmanaged list.
+    public required init() {
+        unmanaged = []
+        location = nil
+    }
+
+    init(location: CollectionLocation) {
+        unmanaged = []
+        self.location = location
+    }
+
+    // MARK: - Reading
+
+    private var storedElements: [StrataEngine.Value] {
+        guard let location, case .list(let elements) = location.value else { return [] }
+        return elements
+    }
+
+    /// The Realm managing the list, or nil while unmanaged.
+    public var realm: Realm? { location?.realm }
+
+    /// Whether the object owning the list was deleted or its Realm invalidated.
+    public var isInvalidated: Bool { location.map { !$0.exists } ?? false }
+
+    public var startIndex: Int { 0 }
+
+    /// The number of elements.
+    ///
+    /// - Complexity: O(log n) managed (one row lookup), O(1) unmanaged.
+    public var endIndex: Int { location == nil ? unmanaged.count : storedElements.count }
+
+    /// The element at `position`; setting replaces it (an object element is added first if
+    /// unmanaged).
+    ///
+    /// - Complexity: O(log n) managed.
+    public subscript(position: Int) -> Element {
+        get {
+            guard let location else { return unmanaged[position] }
+            let elements = storedElements
+            precondition(elements.indices.contains(position),
+                         "Index \(position) is out of bounds (must be less than \(elements.count)).")
+            return Element._rlmFromStored(elements[position], location.elementContext(.index(position)))
+        }
+        set {
+            guard let location else {
+                unmanaged[position] = newValue
+                return
+            }
+            location.mutate("modify", granular: { transaction, path in
+                let stored = newValue._rlmToStored(_WriteContext(realm: location.realm, update: .error))
+                guard location.realm.writeIsLive else { return }
+                try transaction.listSet(stored, at: position, in: path)
+            }, whole: { value in
+                guard case .list(var elements) = value, elements.indices.contains(position) else { return }
+                elements[position] = newValue._rlmToStored(_WriteContext(realm: location.realm, update: .error))
+                value = .list(elements)
+            })
+        }
+    }
+
+    /// The index of the first element equal to `object`, as Realm's `index(of:)`.
+    ///
+    /// - Complexity: O(n).
+    public func index(of object: Element) -> Int? { firstIndex(of: object) }
+
+    public var description: String { "List<\(Element.self)> \(Array(self))" }
+
+    // MARK: - Mutating
+
+    /// Inserts `newElement` at `index`.
+    public func insert(_ newElement: Element, at index: Int) {
+        guard let location else {
+            unmanaged.insert(newElement, at: index)
+            return
+        }
+        location.mutate("modify", granular: { transaction, path in
+            let stored = newElement._rlmToStored(_WriteContext(realm: location.realm, update: .error))
+            guard location.realm.writeIsLive else { return }
+            try transaction.listInsert(stored, at: index, in: path)
+        }, whole: { value in
+            guard case .list(var elements) = value else { return }
+            elements.insert(newElement._rlmToStored(_WriteContext(realm: location.realm, update: .error)), at: index)
+            value = .list(elements)
+        })
+    }
+
+    /// Appends `newElement`.
+    public func append(_ newElement: Element) { insert(newElement, at: endIndex) }
+
+    /// Appends every element of `objects`, as Realm's `append(objectsIn:)`.
+    public func append<S: Sequence>(objectsIn objects: S) where S.Element == Element {
+        for element in objects { append(element) }
+    }
+
+    /// Removes and returns the element at `index`.
+    @discardableResult
+    public func remove(at index: Int) -> Element {
+        let removed = self[index]
+        guard let location else { return unmanaged.remove(at: index) }
+        location.mutate("modify", granular: { transaction, path in
+            try transaction.listErase(at: index, in: path)
+        }, whole: { value in
+            guard case .list(var elements) = value, elements.indices.contains(index) else { return }
+            elements.remove(at: index)
+            value = .list(elements)
+        })
+        return removed
+    }
+
+    /// Removes every element.
+    public func removeAll() {
+        guard let location else {
+            unmanaged.removeAll()
+            return
+        }
+        location.mutate("modify", granular: { transaction, path in
+            try transaction.listClear(in: path)
+        }, whole: { value in value = .list([]) })
+    }
+
+    /// Removes every element, keeping capacity when unmanaged.
+    public func removeAll(keepingCapacity keepCapacity: Bool) { removeAll() }
+
+    /// Moves the element at `from` so that it ends up at `to`.
+    public func move(from: Int, to: Int) {
+        guard let location else {
+            unmanaged.insert(unmanaged.remove(at: from), at: to)
+            return
+        }
+        location.mutate("modify", granular: { transaction, path in
+            try transaction.listMove(from: from, to: to, in: path)
+        }, whole: { value in
+            guard case .list(var elements) = value else { return }
+            elements.insert(elements.remove(at: from), at: to)
+            value = .list(elements)
+        })
+    }
+
+    /// Exchanges the elements at two indices.
+    public func swapAt(_ index1: Int, _ index2: Int) {
+        guard index1 != index2 else { return }
+        let (low, high) = (Swift.min(index1, index2), Swift.max(index1, index2))
+        move(from: low, to: high)
+        move(from: high - 1, to: low)
+    }
+
+    /// Replaces the element at `index`, as Realm's `replace(index:object:)`.
+    public func replace(index: Int, object: Element) { self[index] = object }
+
+    /// Replaces a range of elements.
+    public func replaceSubrange<C: Collection>(_ subrange: Range<Int>, with newElements: C)
+    where C.Element == Element {
+        guard location != nil else {
+            unmanaged.replaceSubrange(subrange, with: newElements)
+            return
+        }
+        for index in subrange.reversed() { remove(at: index) }
+        for (offset, element) in newElements.enumerated() { insert(element, at: subrange.lowerBound + offset) }
+    }
+}
+
+extension List: _Persistable {
+    public static var _rlmColumn: _ColumnDescription { Element._rlmColumn.inCollection(.list) }
+
+    public static func _rlmDefaultValue() -> Self { Self() }
+
+    public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self {
+        Self(location: CollectionLocation(context))
+    }
+
+    public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value {
+        .list(map { $0._rlmToStored(context) })
+    }
+
+    public static func _rlmFromAny(_ value: Any) -> Self? {
+        if let list = value as? Self { return list }
+        guard let array = value as? [Any] else { return nil }
+        let list = Self()
+        for element in array {
+            guard let typed = Element._rlmFromAny(element) else { return nil }
+            list.append(typed)
+        }
+        return list
+    }
+}
+
+extension List: Equatable, Hashable {
+    public static func == (lhs: List, rhs: List) -> Bool {
+        if lhs === rhs { return true }
+        guard let left = lhs.location, let right = rhs.location else { return false }
+        return left.realm === right.realm && left.propertyPath == right.propertyPath && left.path == right.path
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        if let location {
+            hasher.combine(location.propertyPath)
+            hasher.combine(location.path)
+        } else {
+            hasher.combine(ObjectIdentifier(self))
+        }
+    }
+}

@@ -1,0 +1,216 @@
+import StrataEngine
+
+/// A type that can be the key of a ``Map``: only `String`, as in Realm.
+public protocol _MapKey: Hashable, Comparable {
+    /// The key as a string.
+    var _rlmKey: String { get }
+    /// The key from its string.
+    init(_rlmKey: String)
+}
+
+extension String: _MapKey {
+    public var _rlmKey: String { self }
+    public init(_rlmKey: String) { self = _rlmKey }
+}
+
+/// One entry of a ``Map``, as Realm Swift's `SingleMapEntry`.
+public struct SingleMapEntry<Key: _MapKey, Value: RealmCollectionValue>: Hashable {
+    /// The entry's key.
+    public let key: Key
+    /// The entry's value.
+    public let value: Value
+}
+
+/// A string-keyed dictionary, as Realm Swift's `Map`: the type of a
+/// `@Persisted var scores: Map<String, Int>` property. Object values must be optional
+/// (`Map<String, Dog?>`); deleting a linked object leaves its key with a nil value.
+///
+/// Keys iterate in ascending order. A key that starts with `$` or contains `.` is refused: the
+/// write is cancelled and `write {}` throws `Realm.Error.invalidInput`.
+public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, CustomStringConvertible {
+    private var unmanaged: [Key: Value]
+    let location: CollectionLocation?
+
+    /// Creates an empty, unmanaged map.
+    public init() {
+        unmanaged = [:]
+        location = nil
+    }
+
+    init(location: CollectionLocation) {
+        unmanaged = [:]
+        self.location = location
+    }
+
+    private var stored: ValueMap {
+        guard let location, case .dictionary(let map) = location.value else { return ValueMap() }
+        return map
+    }
+
+    /// The Realm managing the map, or nil while unmanaged.
+    public var realm: Realm? { location?.realm }
+
+    /// Whether the owning object was deleted or its Realm invalidated.
+    public var isInvalidated: Bool { location.map { !$0.exists } ?? false }
+
+    /// The number of entries.
+    public var count: Int { location == nil ? unmanaged.count : stored.count }
+
+    /// Whether the map is empty.
+    public var isEmpty: Bool { count == 0 }
+
+    /// The keys, ascending.
+    public var keys: [Key] {
+        guard location != nil else { return unmanaged.keys.sorted() }
+        return stored.keys.map(Key.init(_rlmKey:))
+    }
+
+    /// The values, in key order.
+    public var values: [Value] { keys.map { self[$0]! } }
+
+    /// The value for `key`; assigning nil removes the entry.
+    ///
+    /// - Complexity: O(log n) to read.
+    public subscript(key: Key) -> Value? {
+        get {
+            guard let location else { return unmanaged[key] }
+            return stored[key._rlmKey].map { Value._rlmFromStored($0, location.elementContext(.key(key._rlmKey))) }
+        }
+        set {
+            if let newValue { updateValue(newValue, forKey: key) } else { removeObject(for: key) }
+        }
+    }
+
+    /// Sets the value for `key`.
+    public func updateValue(_ value: Value, forKey key: Key) {
+        guard let location else {
+            unmanaged[key] = value
+            return
+        }
+        if let failure = Self.invalidKey(key._rlmKey) {
+            _ = location.realm.requireWrite(modifying: "modify")
+            location.realm.recordWriteFailure(failure)
+            return
+        }
+        let context = _WriteContext(realm: location.realm, update: .error)
+        location.mutate("modify", granular: { transaction, path in
+            let stored = value._rlmToStored(context)
+            guard location.realm.writeIsLive else { return }
+            try transaction.dictionarySet(stored, forKey: key._rlmKey, in: path)
+        }, whole: { current in
+            guard case .dictionary(var map) = current else { return }
+            map[key._rlmKey] = value._rlmToStored(context)
+            current = .dictionary(map)
+        })
+    }
+
+    /// Removes the entry for `key`, if any.
+    public func removeObject(for key: Key) {
+        guard let location else {
+            unmanaged[key] = nil
+            return
+        }
+        location.mutate("modify", granular: { transaction, path in
+            try transaction.dictionaryErase(key: key._rlmKey, in: path)
+        }, whole: { current in
+            guard case .dictionary(var map) = current else { return }
+            map[key._rlmKey] = nil
+            current = .dictionary(map)
+        })
+    }
+
+    /// Removes every entry.
+    public func removeAll() {
+        guard let location else {
+            unmanaged.removeAll()
+            return
+        }
+        location.mutate("modify", granular: { transaction, path in
+            try transaction.dictionaryClear(in: path)
+        }, whole: { current in current = .dictionary(ValueMap()) })
+    }
+
+    /// Adds the entries of `other`; for a key already present, `combine` picks the value.
+    public func merge<S: Sequence>(_ other: S, uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows
+    where S.Element == (key: Key, value: Value) {
+        for (key, value) in other {
+            updateValue(try self[key].map { try combine($0, value) } ?? value, forKey: key)
+        }
+    }
+
+    /// Adds the entries of a dictionary; for a key already present, `combine` picks the value.
+    public func merge(_ other: [Key: Value], uniquingKeysWith combine: (Value, Value) throws -> Value) rethrows {
+        try merge(other.map { (key: $0.key, value: $0.value) }, uniquingKeysWith: combine)
+    }
+
+    /// The entries as `(key, value)` tuples, in key order.
+    public func asKeyValueSequence() -> [(key: Key, value: Value)] { keys.map { ($0, self[$0]!) } }
+
+    /// Iterates the entries in key order.
+    public func makeIterator() -> IndexingIterator<[SingleMapEntry<Key, Value>]> {
+        keys.map { SingleMapEntry(key: $0, value: self[$0]!) }.makeIterator()
+    }
+
+    public var description: String { "Map<\(Key.self), \(Value.self)> \(asKeyValueSequence())" }
+
+    /// The error for a key Realm refuses (§2.14), or nil.
+    static func invalidKey(_ key: String) -> Realm.Error? {
+        if key.hasPrefix("$") {
+            return Realm.Error(Realm.Error.invalidInput, "Invalid key '\(key)': a key must not start with '$'")
+        }
+        if key.contains(".") {
+            return Realm.Error(Realm.Error.invalidInput, "Invalid key '\(key)': a key must not contain '.'")
+        }
+        return nil
+    }
+}
+
+extension Map: _Persistable {
+    public static var _rlmColumn: _ColumnDescription { Value._rlmColumn.inCollection(.dictionary) }
+
+    public static func _rlmDefaultValue() -> Self { Self() }
+
+    public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self {
+        Self(location: CollectionLocation(context))
+    }
+
+    public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value {
+        var map = ValueMap()
+        for (key, value) in asKeyValueSequence() {
+            if let failure = Self.invalidKey(key._rlmKey) {
+                context.realm.recordWriteFailure(failure)
+                return .dictionary(ValueMap())
+            }
+            map[key._rlmKey] = value._rlmToStored(context)
+        }
+        return .dictionary(map)
+    }
+
+    public static func _rlmFromAny(_ value: Any) -> Self? {
+        if let map = value as? Self { return map }
+        guard let dictionary = value as? [String: Any] else { return nil }
+        let map = Self()
+        for (key, element) in dictionary {
+            guard let typed = Value._rlmFromAny(element) else { return nil }
+            map[Key(_rlmKey: key)] = typed
+        }
+        return map
+    }
+}
+
+extension Map: Equatable, Hashable {
+    public static func == (lhs: Map, rhs: Map) -> Bool {
+        if lhs === rhs { return true }
+        guard let left = lhs.location, let right = rhs.location else { return false }
+        return left.realm === right.realm && left.propertyPath == right.propertyPath && left.path == right.path
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        if let location {
+            hasher.combine(location.propertyPath)
+            hasher.combine(location.path)
+        } else {
+            hasher.combine(ObjectIdentifier(self))
+        }
+    }
+}

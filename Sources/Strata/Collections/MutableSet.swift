@@ -1,0 +1,161 @@
+import StrataEngine
+
+/// An unordered collection of unique values or objects, as Realm Swift's `MutableSet`: the
+/// type of a `@Persisted var tags: MutableSet<String>` property.
+///
+/// Managed, its elements iterate in the store's value order (ascending for numbers and
+/// strings); unmanaged, in insertion order. Mutations need a write transaction when managed.
+public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection, CustomStringConvertible {
+    private var unmanaged: [Element]
+    let location: CollectionLocation?
+
+    /// Creates an empty, unmanaged set.
+    public init() {
+        unmanaged = []
+        location = nil
+    }
+
+    init(location: CollectionLocation) {
+        unmanaged = []
+        self.location = location
+    }
+
+    private var storedElements: [StrataEngine.Value] {
+        guard let location, case .set(let elements) = location.value else { return [] }
+        return elements
+    }
+
+    /// The Realm managing the set, or nil while unmanaged.
+    public var realm: Realm? { location?.realm }
+
+    /// Whether the owning object was deleted or its Realm invalidated.
+    public var isInvalidated: Bool { location.map { !$0.exists } ?? false }
+
+    public var startIndex: Int { 0 }
+
+    /// The number of elements.
+    public var endIndex: Int { location == nil ? unmanaged.count : storedElements.count }
+
+    /// The element at `position` in the set's order.
+    public subscript(position: Int) -> Element {
+        guard let location else { return unmanaged[position] }
+        return Element._rlmFromStored(storedElements[position], location.elementContext(.index(position)))
+    }
+
+    /// Whether the set holds `object`.
+    ///
+    /// - Complexity: O(log n) managed (binary search), O(n) unmanaged.
+    public func contains(_ object: Element) -> Bool {
+        guard let location else { return unmanaged.contains(object) }
+        return storedElements.setPosition(of: object._rlmToStoredForLookup(location.realm)).found
+    }
+
+    /// Inserts `object` if it is not there yet.
+    public func insert(_ object: Element) {
+        guard let location else {
+            if !unmanaged.contains(object) { unmanaged.append(object) }
+            return
+        }
+        let context = _WriteContext(realm: location.realm, update: .error)
+        location.mutate("modify", granular: { transaction, path in
+            let stored = object._rlmToStored(context)
+            guard location.realm.writeIsLive else { return }
+            try transaction.setInsert(stored, in: path)
+        }, whole: { _ in })
+    }
+
+    /// Inserts every element of `objects`.
+    public func insert<S: Sequence>(objectsIn objects: S) where S.Element == Element {
+        for object in objects { insert(object) }
+    }
+
+    /// Removes `object` if it is there.
+    public func remove(_ object: Element) {
+        guard let location else {
+            unmanaged.removeAll { $0 == object }
+            return
+        }
+        location.mutate("modify", granular: { transaction, path in
+            try transaction.setErase(object._rlmToStoredForLookup(location.realm), in: path)
+        }, whole: { _ in })
+    }
+
+    /// Removes every element.
+    public func removeAll() {
+        guard let location else {
+            unmanaged.removeAll()
+            return
+        }
+        location.mutate("modify", granular: { transaction, path in try transaction.setClear(in: path) }, whole: { _ in })
+    }
+
+    /// Inserts every element of `other`.
+    public func formUnion(_ other: MutableSet<Element>) { insert(objectsIn: Array(other)) }
+
+    /// Keeps only the elements also in `other`.
+    public func formIntersection(_ other: MutableSet<Element>) {
+        for element in Array(self) where !other.contains(element) { remove(element) }
+    }
+
+    /// Removes the elements that are in `other`.
+    public func subtract(_ other: MutableSet<Element>) {
+        for element in Array(other) { remove(element) }
+    }
+
+    /// Whether the two sets share an element.
+    public func intersects(_ other: MutableSet<Element>) -> Bool { contains { other.contains($0) } }
+
+    /// Whether every element is also in `other`.
+    public func isSubset(of other: MutableSet<Element>) -> Bool { allSatisfy { other.contains($0) } }
+
+    public var description: String { "MutableSet<\(Element.self)> \(Array(self))" }
+}
+
+extension _Persistable {
+    /// The stored form of a value for comparing with stored elements, without adding objects
+    /// (an unmanaged object matches nothing).
+    func _rlmToStoredForLookup(_ realm: Realm) -> StrataEngine.Value {
+        if let object = self as? ObjectBase {
+            guard let handle = object.handle else { return .null }
+            return .link(ObjectLink(table: handle.table.key, key: handle.key))
+        }
+        return _rlmToStored(_WriteContext(realm: realm, update: .error))
+    }
+}
+
+extension MutableSet: _Persistable {
+    public static var _rlmColumn: _ColumnDescription { Element._rlmColumn.inCollection(.set) }
+
+    public static func _rlmDefaultValue() -> Self { Self() }
+
+    public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self {
+        Self(location: CollectionLocation(context))
+    }
+
+    public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value {
+        .set(map { $0._rlmToStored(context) })
+    }
+
+    public static func _rlmFromAny(_ value: Any) -> Self? {
+        if let set = value as? Self { return set }
+        guard let array = value as? [Any] else { return nil }
+        let set = Self()
+        for element in array {
+            guard let typed = Element._rlmFromAny(element) else { return nil }
+            set.insert(typed)
+        }
+        return set
+    }
+}
+
+extension MutableSet: Equatable, Hashable {
+    public static func == (lhs: MutableSet, rhs: MutableSet) -> Bool {
+        if lhs === rhs { return true }
+        guard let left = lhs.location, let right = rhs.location else { return false }
+        return left.realm === right.realm && left.propertyPath == right.propertyPath
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        if let location { hasher.combine(location.propertyPath) } else { hasher.combine(ObjectIdentifier(self)) }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import StrataEngine
+
+/// A top-level model object, as in Realm Swift: subclass it and declare `@Persisted`
+/// properties.
+///
+/// ```swift
+/// class Person: Object {
+///     @Persisted(primaryKey: true) var id = 0
+///     @Persisted var name = ""
+///     @Persisted var dogs: List<Dog>
+/// }
+/// let realm = try Realm()
+/// try realm.write { realm.add(Person(value: ["id": 1, "name": "Ada"])) }
+/// ```
+///
+/// Managed objects with a primary key are equal when they are the same row; managed objects
+/// without one are equal only to themselves (use ``isSameObject(as:)``).
+open class Object: ObjectBase, ObjectKeyIdentifiable {
+    /// Creates an unmanaged object with default values.
+    public required init() {
+        super.init()
+    }
+
+    /// Creates an unmanaged object from a dictionary of property values, an array of values in
+    /// property order, or another object.
+    ///
+    /// Linked objects given as dictionaries or arrays are created too. Traps on a value of the
+    /// wrong type, as Realm's key-value coding raises.
+    public convenience init(value: Any) {
+        self.init()
+        ObjectValueFiller.fill(self, from: value)
+    }
+
+    /// The name of the primary key property, or nil.
+    open class func primaryKey() -> String? {
+        let info = ClassInfo.known(self)
+        return info.primaryKey.map { info.properties[$0].name }
+    }
+
+    /// The object schema of this class.
+    open class func sharedSchema() -> ObjectSchema? {
+        (try? ClassInfo.of(self)).map(ObjectSchema.init)
+    }
+}
+
+extension Object: Equatable, Hashable {
+    public static func == (lhs: Object, rhs: Object) -> Bool {
+        if lhs === rhs { return true }
+        guard type(of: lhs) == type(of: rhs), let left = lhs.handle, let right = rhs.handle,
+              left.table.classInfo.primaryKey != nil else { return false }
+        return left.realm.store === right.realm.store && left.table.key == right.table.key && left.key == right.key
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        if let handle, handle.table.classInfo.primaryKey != nil {
+            hasher.combine(handle.table.key)
+            hasher.combine(handle.key)
+        } else {
+            hasher.combine(ObjectIdentifier(self))
+        }
+    }
+}
+
+/// A model object owned by exactly one parent object, as in Realm Swift.
+///
+/// It cannot be added to a Realm on its own: assign it to a parent's property (or put it in a
+/// parent's list or map). It is deleted with its parent, or when the parent's property is
+/// given another value. It has no primary key.
+open class EmbeddedObject: ObjectBase {
+    /// Creates an unmanaged embedded object with default values.
+    public required init() {
+        super.init()
+    }
+
+    /// Creates an unmanaged embedded object from a dictionary, an array in property order, or
+    /// another object.
+    public convenience init(value: Any) {
+        self.init()
+        ObjectValueFiller.fill(self, from: value)
+    }
+}
+
+extension EmbeddedObject: Equatable, Hashable {
+    public static func == (lhs: EmbeddedObject, rhs: EmbeddedObject) -> Bool { lhs.isSameObject(as: rhs) }
+
+    public func hash(into hasher: inout Hasher) {
+        if let handle {
+            hasher.combine(handle.table.key)
+            hasher.combine(handle.key)
+        } else {
+            hasher.combine(ObjectIdentifier(self))
+        }
+    }
+}
+
+/// Gives managed objects a stable identifier, as Realm Swift's protocol of that name (used by
+/// SwiftUI lists on Apple platforms; a stable `id` anywhere else).
+public protocol ObjectKeyIdentifiable: Identifiable {}
+
+extension ObjectKeyIdentifiable where Self: ObjectBase {
+    /// The same number for every accessor of one managed object, across refreshes; the
+    /// instance's identity while unmanaged.
+    public var id: UInt64 {
+        guard let handle else { return UInt64(UInt(bitPattern: ObjectIdentifier(self).hashValue)) }
+        return UInt64(handle.table.key.rawValue) << 48 ^ UInt64(bitPattern: handle.key.rawValue)
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import StrataEngine
+
+/// The common base of ``Object`` and ``EmbeddedObject``, as in Realm Swift.
+///
+/// An instance is *unmanaged* (a plain object) until it is added to a Realm; then it is
+/// *managed*: its `@Persisted` properties read and write the Realm, and it is confined to the
+/// Realm's thread.
+open class ObjectBase: CustomStringConvertible {
+    /// Where a managed object lives; nil while unmanaged.
+    var handle: ObjectHandle?
+
+    /// Creates an unmanaged object with default property values.
+    public required init() {}
+
+    /// The class name used in the schema: the Swift type's name.
+    open class func className() -> String { String(describing: self) }
+
+    /// The Realm managing the object, or nil if it is unmanaged.
+    public var realm: Realm? { handle?.realm }
+
+    /// Whether the object was deleted from its Realm or the Realm was invalidated.
+    public var isInvalidated: Bool {
+        guard let handle else { return false }
+        return !handle.exists
+    }
+
+    /// The schema of the object's class.
+    public var objectSchema: ObjectSchema {
+        ObjectSchema(ClassInfo.known(type(of: self)))
+    }
+
+    /// The address of the `Persisted` storage of `property`.
+    func address(of property: PropertyInfo) -> UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(self).toOpaque().advanced(by: property.offset)
+    }
+
+    /// Points every persisted property of this instance at its column in `handle`'s Realm.
+    func bind(to handle: ObjectHandle) {
+        for (index, property) in handle.table.classInfo.properties.enumerated() {
+            property.accessor.bind(at: address(of: property), property: index)
+        }
+        self.handle = handle
+    }
+
+    // MARK: - Dynamic access
+
+    /// Reads or writes a property by name, as Realm Swift's `object["name"]`.
+    ///
+    /// Reading an unknown name returns nil. Writing an unknown name or a value of the wrong type
+    /// traps with a message (as Realm's key-value coding raises); on a managed object the write
+    /// needs a write transaction.
+    public subscript(key: String) -> Any? {
+        get {
+            guard let info = try? ClassInfo.of(type(of: self)), let index = info.propertyIndex[key] else { return nil }
+            let property = info.properties[index]
+            if let handle { return handle.readAny(property: index) }
+            return property.accessor.unmanagedValue(at: address(of: property))
+        }
+        set {
+            let info = ClassInfo.known(type(of: self))
+            guard let index = info.propertyIndex[key] else {
+                preconditionFailure("Invalid property name: property '\(key)' not found in object of type "
+                                    + "'\(info.className)'")
+            }
+            let property = info.properties[index]
+            if let handle {
+                handle.writeAny(newValue ?? NSNull(), property: index)
+            } else {
+                guard property.accessor.setUnmanaged(at: address(of: property), value: newValue ?? NSNull()) else {
+                    preconditionFailure("Invalid value '\(newValue ?? "nil")' for property '\(key)' of '\(info.className)'")
+                }
+            }
+        }
+    }
+
+    /// Whether `object` is the same object in the same Realm (for managed objects), or the same
+    /// instance (for unmanaged ones).
+    public func isSameObject(as object: ObjectBase?) -> Bool {
+        guard let object else { return false }
+        if self === object { return true }
+        guard let mine = handle, let theirs = object.handle else { return false }
+        return mine.realm === theirs.realm && mine.table.key == theirs.table.key && mine.key == theirs.key
+    }
+
+    // MARK: - Description
+
+    /// The class name and every property with its value, as Realm prints objects.
+    open var description: String {
+        guard let info = try? ClassInfo.of(type(of: self)) else { return "\(type(of: self))" }
+        if isInvalidated { return "[invalid object]" }
+        let lines = info.properties.filter { !$0.isLinkingObjects }.map { property -> String in
+            "\t\(property.name) = \(Self.describe(self[property.name]));"
+        }
+        return "\(info.className) {\n" + lines.joined(separator: "\n") + "\n}"
+    }
+
+    private static func describe(_ value: Any?) -> String {
+        switch value {
+        case nil: return "nil"
+        case let object as ObjectBase: return "\(type(of: object).className()) object"
+        case let string as String: return string
+        case let value?:
+            let text = "\(value)"
+            return text.hasPrefix("Optional(") ? String(text.dropFirst(9).dropLast()) : text
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import StrataEngine
+
+/// A model class's table in one Realm: the table key and where each property is stored.
+final class TableInfo {
+    let key: TableKey
+    let classInfo: ClassInfo
+    /// Property index → column index in the table (-1 for computed `LinkingObjects`).
+    let columns: [Int]
+
+    init(key: TableKey, classInfo: ClassInfo, schema: TableSchema) {
+        self.key = key
+        self.classInfo = classInfo
+        columns = classInfo.properties.map { property in
+            property.isLinkingObjects ? -1 : (schema.columnIndex(property.name) ?? -1)
+        }
+    }
+}
+
+/// Where a managed object lives: its Realm, table and key. Property reads and writes go
+/// through it.
+struct ObjectHandle {
+    let realm: Realm
+    let table: TableInfo
+    let key: ObjectKey
+
+    /// Whether the object still exists at the Realm's current version.
+    var exists: Bool {
+        !realm.isInvalidated && realm.readSnapshot.table(table.key)?.contains(key) == true
+    }
+
+    func context(column: Int) -> _ReadContext {
+        _ReadContext(realm: realm, table: table.key, object: key, column: column)
+    }
+
+    /// Reads a property.
+    ///
+    /// Traps when the object was deleted, as Realm does ("Object has been deleted or invalidated.").
+    func read<V: _Persistable>(property: Int, as type: V.Type) -> V {
+        realm.verifyThread()
+        let column = table.columns[property]
+        if column < 0 {
+            var linking = context(column: column)
+            linking.originProperty = table.classInfo.properties[property].originProperty
+            return V._rlmFromStored(.null, linking)
+        }
+        guard let value = realm.readSnapshot.table(table.key)?.value(of: key, column: column) else {
+            preconditionFailure("Object has been deleted or invalidated.")
+        }
+        return V._rlmFromStored(value, context(column: column))
+    }
+
+    /// Reads a property as `Any` (the dynamic API).
+    func readAny(property: Int) -> Any {
+        read(property: property, using: table.classInfo.properties[property].accessor.valueType)
+    }
+
+    private func read<V: _Persistable>(property: Int, using type: V.Type) -> Any {
+        read(property: property, as: V.self)
+    }
+
+    /// Writes a property; user-caused failures cancel the write and are thrown by `write {}`.
+    func write<V: _Persistable>(_ value: V, property: Int) {
+        let context = realm.requireWrite(modifying: "object")
+        guard realm.writeIsLive else { return }
+        let info = table.classInfo
+        if info.primaryKey == property {
+            realm.recordWriteFailure(Realm.Error(Realm.Error.invalidInput,
+                                                 "Primary key can't be changed after an object is inserted."))
+            return
+        }
+        let stored = value._rlmToStored(context)
+        store(stored, property: property)
+    }
+
+    /// Writes a loosely typed value (the dynamic API).
+    func writeAny(_ value: Any, property: Int) {
+        let context = realm.requireWrite(modifying: "object")
+        guard realm.writeIsLive else { return }
+        let info = table.classInfo
+        guard info.primaryKey != property else {
+            realm.recordWriteFailure(Realm.Error(Realm.Error.invalidInput,
+                                                 "Primary key can't be changed after an object is inserted."))
+            return
+        }
+        let described = info.properties[property]
+        guard let stored = Self.stored(value, as: described.accessor.valueType, context) else {
+            preconditionFailure("Invalid value '\(value)' for property '\(described.name)' of '\(info.className)'")
+        }
+        store(stored, property: property)
+    }
+
+    /// Converts a loosely typed value to `type` and then for storage.
+    static func stored<V: _Persistable>(_ value: Any, as type: V.Type, _ context: _WriteContext) -> StrataEngine.Value? {
+        V._rlmFromAny(value)?._rlmToStored(context)
+    }
+
+    private func store(_ stored: StrataEngine.Value, property: Int) {
+        guard realm.writeIsLive, let transaction = realm.transaction else { return }
+        let column = table.columns[property]
+        guard column >= 0 else { return }
+        do {
+            try transaction.setValue(stored, at: PropertyPath(table: table.key, object: key, column: column))
+        } catch {
+            realm.recordWriteFailure(Realm.Error.wrap(error))
+        }
+    }
+}

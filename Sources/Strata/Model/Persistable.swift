@@ -1,0 +1,86 @@
+import StrataEngine
+
+/// How a Swift type is stored: the column kind, optionality and, for links, the object type.
+///
+/// An implementation detail of ``_Persistable``, public only because the protocol is.
+public struct _ColumnDescription: Sendable {
+    let type: ValueType
+    let collection: CollectionKind
+    let isOptional: Bool
+    let objectType: ObjectBase.Type?
+    let isLinkingObjects: Bool
+
+    init(_ type: ValueType, collection: CollectionKind = .single, isOptional: Bool = false,
+         objectType: ObjectBase.Type? = nil, isLinkingObjects: Bool = false) {
+        self.type = type
+        self.collection = collection
+        self.isOptional = isOptional
+        self.objectType = objectType
+        self.isLinkingObjects = isLinkingObjects
+    }
+
+    func optional() -> _ColumnDescription {
+        _ColumnDescription(type, collection: collection, isOptional: true, objectType: objectType)
+    }
+
+    func inCollection(_ kind: CollectionKind) -> _ColumnDescription {
+        _ColumnDescription(type, collection: kind, isOptional: isOptional, objectType: objectType)
+    }
+}
+
+/// Where a managed value lives: the Realm and, for properties, the object and column.
+///
+/// An implementation detail of ``_Persistable``.
+public struct _ReadContext {
+    let realm: Realm
+    let table: TableKey
+    let object: ObjectKey
+    let column: Int
+    /// For a `LinkingObjects` property, the origin property it was declared with.
+    var originProperty: String?
+    /// For a value inside a nested mixed collection, where it is inside the property's value.
+    var path: [NestedKey] = []
+}
+
+/// The write in progress when a Swift value is converted for storage: it adds linked unmanaged
+/// objects and records failures (which cancel the write and are thrown by `write {}`).
+///
+/// An implementation detail of ``_Persistable``.
+public struct _WriteContext {
+    let realm: Realm
+    let update: Realm.UpdatePolicy
+}
+
+/// A type that can be the value of a `@Persisted` property: every type in Realm's type table.
+///
+/// The requirements are implementation details (their names start with `_rlm`); conform through
+/// ``PersistableEnum``, ``CustomPersistable`` or ``FailableCustomPersistable`` instead.
+public protocol _Persistable {
+    /// How the type is stored.
+    static var _rlmColumn: _ColumnDescription { get }
+    /// The value a new object gets when the declaration gives none.
+    static func _rlmDefaultValue() -> Self
+    /// Converts a stored value back (for a managed object).
+    static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self
+    /// Converts the value for storage, adding any unmanaged objects it links to.
+    func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value
+    /// Converts a loosely typed value (from `Object(value:)`, `create(_:value:)` or
+    /// `object["name"] = value`: a dictionary or array for an object, an array for a list, a
+    /// compatible number) to this type; nil when it is not a valid value of this type.
+    static func _rlmFromAny(_ value: Any) -> Self?
+}
+
+/// A `_Persistable` type that can be the wrapped type of an optional property.
+public protocol _PersistableInsideOptional: _Persistable {}
+
+/// A type usable as a primary key: `Int`, `String`, `ObjectId`, `UUID`, their optionals and
+/// enums backed by them.
+public protocol _PrimaryKey: _Persistable {}
+
+/// A type that may be indexed: `Bool`, integers, `String`, `ObjectId`, `UUID`, `Date`,
+/// `AnyRealmValue`, enums, and their optionals.
+public protocol _Indexable: _Persistable {}
+
+extension _Persistable {
+    public static func _rlmFromAny(_ value: Any) -> Self? { value as? Self }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import StrataEngine
+
+/// Type-erased access to a `Persisted` property stored at a raw address inside an object: the
+/// schema reads its declaration, binding points it at a column, `add` reads its unmanaged
+/// value, and the dynamic API reads and writes it by name.
+protocol PersistedAccessor {
+    static var column: _ColumnDescription { get }
+    static var valueType: any _Persistable.Type { get }
+    static func declaration(at address: UnsafeMutableRawPointer) -> (indexed: Bool, primaryKey: Bool, origin: String?)
+    static func bind(at address: UnsafeMutableRawPointer, property: Int)
+    static func unbind(at address: UnsafeMutableRawPointer, value: Any)
+    static func unmanagedStoredValue(at address: UnsafeMutableRawPointer, _ context: _WriteContext) -> StrataEngine.Value
+    static func unmanagedValue(at address: UnsafeMutableRawPointer) -> Any
+    static func setUnmanaged(at address: UnsafeMutableRawPointer, value: Any) -> Bool
+}
+
+extension Persisted: PersistedAccessor {
+    static var column: _ColumnDescription { Value._rlmColumn }
+    static var valueType: any _Persistable.Type { Value.self }
+
+    private static func storage(_ address: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Persisted<Value>> {
+        address.assumingMemoryBound(to: Persisted<Value>.self)
+    }
+
+    static func declaration(at address: UnsafeMutableRawPointer) -> (indexed: Bool, primaryKey: Bool, origin: String?) {
+        let property = storage(address)
+        var origin: String?
+        if case .unmanaged(let value) = property.pointee.state, let linking = value as? any _LinkingObjectsProtocol {
+            origin = linking.originPropertyName
+        }
+        return (property.pointee.isIndexed, property.pointee.isPrimaryKey, origin)
+    }
+
+    static func bind(at address: UnsafeMutableRawPointer, property: Int) {
+        storage(address).pointee.state = .managed(property: property)
+    }
+
+    static func unbind(at address: UnsafeMutableRawPointer, value: Any) {
+        if let value = value as? Value { storage(address).pointee.state = .unmanaged(value) }
+    }
+
+    static func unmanagedStoredValue(at address: UnsafeMutableRawPointer, _ context: _WriteContext) -> StrataEngine.Value {
+        storage(address).pointee.unmanagedValue()._rlmToStored(context)
+    }
+
+    static func unmanagedValue(at address: UnsafeMutableRawPointer) -> Any {
+        storage(address).pointee.unmanagedValue()
+    }
+
+    static func setUnmanaged(at address: UnsafeMutableRawPointer, value: Any) -> Bool {
+        guard let typed = Value._rlmFromAny(value) else { return false }
+        storage(address).pointee.state = .unmanaged(typed)
+        return true
+    }
+}

@@ -1,0 +1,128 @@
+import StrataEngine
+
+/// Declares a stored property of a Realm object, as in Realm Swift.
+///
+/// Only properties marked `@Persisted` are stored; other properties of the class are ignored.
+///
+/// ```swift
+/// class Dog: Object {
+///     @Persisted(primaryKey: true) var id: ObjectId
+///     @Persisted(indexed: true) var name: String
+///     @Persisted var age = 3
+///     @Persisted var owner: Person?
+///     @Persisted var tags: List<String>
+///     @Persisted(originProperty: "dogs") var walkers: LinkingObjects<Person>
+/// }
+/// ```
+///
+/// Without a default, a property starts as `nil`, zero, `false`, an empty string or `Data`,
+/// `Date()`, `Decimal128` zero, a fresh random `UUID` / `ObjectId`, an enum's first case, or an
+/// empty collection; a default expression (`= value`) is evaluated per instance. On a managed
+/// object the property reads and writes the Realm directly; setting it outside a write
+/// transaction traps with Realm's message.
+@propertyWrapper
+public struct Persisted<Value: _Persistable> {
+    enum State {
+        case unmanaged(Value)
+        case unmanagedNoDefault
+        case managed(property: Int)
+    }
+
+    var state: State
+    let isIndexed: Bool
+    let isPrimaryKey: Bool
+
+    /// Not available: `@Persisted` works only on properties of `Object` and `EmbeddedObject`
+    /// subclasses, through its enclosing-instance subscript.
+    @available(*, unavailable, message: "@Persisted can only be used as a property on a Realm object")
+    public var wrappedValue: Value {
+        get { fatalError("@Persisted can only be used as a property on a Realm object") }
+        // swiftlint:disable:next unused_setter_value
+        set { fatalError("@Persisted can only be used as a property on a Realm object") }
+    }
+
+    /// Declares a property with the type's default value.
+    public init() {
+        state = .unmanagedNoDefault
+        isIndexed = false
+        isPrimaryKey = false
+    }
+
+    /// Declares a property with a default value.
+    public init(wrappedValue value: Value) {
+        state = .unmanaged(value)
+        isIndexed = false
+        isPrimaryKey = false
+    }
+
+    init(state: State, indexed: Bool, primaryKey: Bool) {
+        self.state = state
+        isIndexed = indexed
+        isPrimaryKey = primaryKey
+    }
+
+    /// Reads and writes the property of the object that holds it.
+    public static subscript<EnclosingSelf: ObjectBase>(
+        _enclosingInstance object: EnclosingSelf,
+        wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
+        storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
+    ) -> Value {
+        get {
+            if let handle = object.handle {
+                guard case .managed(let property) = object[keyPath: storageKeyPath].state else {
+                    preconditionFailure("a managed object's property was not bound to its column")
+                }
+                return handle.read(property: property, as: Value.self)
+            }
+            return object[keyPath: storageKeyPath].unmanagedValue()
+        }
+        set {
+            if let handle = object.handle {
+                guard case .managed(let property) = object[keyPath: storageKeyPath].state else {
+                    preconditionFailure("a managed object's property was not bound to its column")
+                }
+                handle.write(newValue, property: property)
+            } else {
+                object[keyPath: storageKeyPath].state = .unmanaged(newValue)
+            }
+        }
+    }
+
+    /// The unmanaged value, computing and keeping the default on first use.
+    mutating func unmanagedValue() -> Value {
+        switch state {
+        case .unmanaged(let value):
+            return value
+        case .unmanagedNoDefault:
+            let value = Value._rlmDefaultValue()
+            state = .unmanaged(value)
+            return value
+        case .managed:
+            preconditionFailure("an unmanaged object's property was bound to a column")
+        }
+    }
+}
+
+extension Persisted where Value: _Indexable {
+    /// Declares an indexed property: equality queries on it use an index.
+    public init(indexed: Bool) {
+        self.init(state: .unmanagedNoDefault, indexed: indexed, primaryKey: false)
+    }
+
+    /// Declares an indexed property with a default value.
+    public init(wrappedValue value: Value, indexed: Bool) {
+        self.init(state: .unmanaged(value), indexed: indexed, primaryKey: false)
+    }
+}
+
+extension Persisted where Value: _PrimaryKey {
+    /// Declares the primary key: unique per type, immutable once the object is managed.
+    public init(primaryKey: Bool) {
+        self.init(state: .unmanagedNoDefault, indexed: false, primaryKey: primaryKey)
+    }
+
+    /// Declares the primary key with a default value.
+    public init(wrappedValue value: Value, primaryKey: Bool) {
+        self.init(state: .unmanaged(value), indexed: false, primaryKey: primaryKey)
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import StrataEngine
+
+extension Realm {
+    /// What `add` and `create` do when an object with the same primary key exists, as in Realm
+    /// Swift.
+    public enum UpdatePolicy: Int, Sendable {
+        /// Fail with `primaryKeyExists` (the default).
+        case error = 1
+        /// Write only the properties whose values differ, and report only those as changed.
+        case modified = 3
+        /// Write every property and report every one as changed.
+        case all = 2
+    }
+
+    /// Adds an unmanaged object, and every unmanaged object it links to, to the Realm; the
+    /// object itself becomes managed. Re-adding a managed object of this Realm does nothing.
+    ///
+    /// Must be called inside a write transaction (traps otherwise). A duplicate primary key with
+    /// `.error`, an object managed by another Realm, or an invalidated object cancels the write,
+    /// which then throws the ``Realm/Error`` (Realm Swift's `add` does not throw, and neither
+    /// does this).
+    public func add(_ object: Object, update: UpdatePolicy = .error) {
+        var context = requireWrite(modifying: "add, remove, or create")
+        context = _WriteContext(realm: self, update: update)
+        _ = link(to: object, context)
+    }
+
+    /// Adds every object of a sequence; see ``add(_:update:)``.
+    public func add<S: Sequence>(_ objects: S, update: UpdatePolicy = .error) where S.Iterator.Element: Object {
+        for object in objects {
+            guard writeIsLive else { return }
+            add(object, update: update)
+        }
+    }
+
+    /// Creates a managed object from a dictionary of property values, an array of values in
+    /// property order (every property), or another object, and returns it.
+    ///
+    /// With `.modified` or `.all` and an existing primary key, only the properties given are
+    /// written. Must be called inside a write transaction.
+    @discardableResult
+    public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
+        _ = requireWrite(modifying: "add, remove, or create")
+        let object = T()
+        let given = ObjectValueFiller.fill(object, from: value)
+        if update != .error, ClassInfo.known(type).primaryKey == nil {
+            recordWriteFailure(Realm.Error(Realm.Error.invalidInput,
+                                           "'\(type.className())' does not have a primary key and can not be updated"))
+            return object
+        }
+        _ = link(to: object, _WriteContext(realm: self, update: update), onlyProperties: update == .error ? nil : given)
+        return object
+    }
+
+    // MARK: - Internals
+
+    /// The link to `object` in this Realm, adding it (and what it links to) first when it is
+    /// unmanaged. Nil (with the failure recorded) when it cannot be added.
+    func link(to object: ObjectBase, _ context: _WriteContext, onlyProperties: Set<String>? = nil) -> ObjectLink? {
+        guard let transaction else { return nil }
+        if let handle = object.handle {
+            guard handle.realm === self || handle.realm.store === store else {
+                recordWriteFailure(Realm.Error(Realm.Error.invalidInput,
+                                               "Object is already managed by another Realm. Use create instead to copy "
+                                                   + "it into this Realm."))
+                return nil
+            }
+            guard handle.exists else {
+                recordWriteFailure(Realm.Error(Realm.Error.invalidInput,
+                                               "Adding a deleted or invalidated object to a Realm is not permitted"))
+                return nil
+            }
+            return ObjectLink(table: handle.table.key, key: handle.key)
+        }
+        let info: ClassInfo
+        let table: TableInfo
+        do {
+            info = try ClassInfo.of(type(of: object))
+            table = try ensureTable(for: info, in: transaction)
+        } catch {
+            recordWriteFailure(Realm.Error.wrap(error))
+            return nil
+        }
+
+        // Read every unmanaged value before the object is bound (binding hides them).
+        let unmanaged = info.properties.map { property -> Any? in
+            property.isLinkingObjects ? nil : property.accessor.unmanagedValue(at: object.address(of: property))
+        }
+        let schema = transaction.snapshot.table(table.key)!.schema
+        if let primaryKey = info.primaryKey {
+            let keyValue = info.properties[primaryKey].accessor.stored(unmanaged[primaryKey]!, context)
+            if let existing = transaction.snapshot.table(table.key)!.object(forPrimaryKey: keyValue) {
+                guard context.update != .error else {
+                    recordWriteFailure(Realm.Error(
+                        Realm.Error.primaryKeyExists,
+                        "Attempting to create an object of type '\(info.className)' with an existing primary key "
+                            + "value '\(describe(keyValue))'."))
+                    return nil
+                }
+                object.bind(to: ObjectHandle(realm: self, table: table, key: existing))
+                update(existing, in: table, with: unmanaged, context, only: onlyProperties)
+                return ObjectLink(table: table.key, key: existing)
+            }
+        }
+
+        // Insert with plain values now and object-valued properties (which may link back here)
+        // once the object has a key.
+        var values = schema.columns.map(\.emptyValue)
+        var deferred: [Int] = []
+        for (index, property) in info.properties.enumerated() where !property.isLinkingObjects {
+            let column = table.columns[index]
+            if property.column.objectType != nil || property.column.type == .mixed {
+                deferred.append(index)
+            } else {
+                values[column] = property.accessor.stored(unmanaged[index]!, context)
+            }
+        }
+        guard writeIsLive else { return nil }
+        let key: ObjectKey
+        do {
+            key = try transaction.insertObject(into: table.key, values: values)
+        } catch {
+            recordWriteFailure(Realm.Error.wrap(error))
+            return nil
+        }
+        object.bind(to: ObjectHandle(realm: self, table: table, key: key))
+        for index in deferred {
+            let stored = info.properties[index].accessor.stored(unmanaged[index]!, context)
+            guard let live = self.transaction else { return nil }
+            do {
+                try live.setValue(stored, at: PropertyPath(table: table.key, object: key, column: table.columns[index]))
+            } catch {
+                recordWriteFailure(Realm.Error.wrap(error))
+                return nil
+            }
+        }
+        return ObjectLink(table: table.key, key: key)
+    }
+
+    /// Writes the given unmanaged values over an existing object (the update path of `add` and
+    /// `create`).
+    private func update(_ key: ObjectKey, in table: TableInfo, with values: [Any?], _ context: _WriteContext,
+                        only: Set<String>?) {
+        let info = table.classInfo
+        for (index, property) in info.properties.enumerated()
+        where !property.isLinkingObjects && index != info.primaryKey && only.map({ $0.contains(property.name) }) ?? true {
+            guard let transaction else { return }
+            let stored = property.accessor.stored(values[index]!, context)
+            let path = PropertyPath(table: table.key, object: key, column: table.columns[index])
+            if context.update == .modified, transaction.snapshot.table(table.key)?.value(of: key, column: path.column) == stored {
+                continue
+            }
+            do {
+                try transaction.setValue(stored, at: path)
+            } catch {
+                recordWriteFailure(Realm.Error.wrap(error))
+                return
+            }
+        }
+    }
+
+    /// The table of `info`, creating it (and the tables of classes it links to) in the current
+    /// write when the file has none yet.
+    func ensureTable(for info: ClassInfo, in transaction: WriteTransaction) throws -> TableInfo {
+        if let known = tableInfo(for: info) { return known }
+        try SchemaSetup.createTables(for: [info], in: transaction)
+        let table = transaction.snapshot.table(named: info.className)!
+        let tableInfo = TableInfo(key: table.key, classInfo: info, schema: table.schema)
+        tableInfos[ObjectIdentifier(info.type)] = tableInfo
+        return tableInfo
+    }
+
+    private func describe(_ value: StrataEngine.Value) -> String {
+        switch value {
+        case .int(let number): return "\(number)"
+        case .string(let string): return string
+        case .uuid(let bits): return UUID(bits).uuidString
+        case .null: return "null"
+        default: return "\(value)"
+        }
+    }
+}
+
+extension PersistedAccessor {
+    /// Converts an unmanaged value read from this property for storage.
+    static func stored(_ value: Any, _ context: _WriteContext) -> StrataEngine.Value {
+        storedValue(value, as: valueType, context)
+    }
+
+    private static func storedValue<V: _Persistable>(_ value: Any, as type: V.Type, _ context: _WriteContext) -> StrataEngine.Value {
+        (value as! V)._rlmToStored(context)
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import StrataEngine
+import StrataSupport
+
+extension Realm {
+    /// The block a Realm runs when it opens a file whose schema version is older than the
+    /// configuration's.
+    public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
+
+    /// How to open a Realm, as Realm Swift's `Realm.Configuration`.
+    ///
+    /// `fileURL` and `inMemoryIdentifier` are mutually exclusive: setting one clears the other.
+    ///
+    /// Linux note: there is no runtime list of classes, so when `objectTypes` is nil the schema is
+    /// every model class this process has used so far; list the classes in `objectTypes` to have
+    /// all of them checked (and migrated) when the Realm opens. A class first used later gets its
+    /// table on its first write.
+    public struct Configuration: Sendable {
+        /// The file the Realm lives in (with its log and lock file beside it).
+        public var fileURL: URL? {
+            didSet { if fileURL != nil { inMemoryIdentifier = nil } }
+        }
+        /// A name for a Realm that lives in memory only, shared by every Realm opened with it
+        /// in this process while one is open.
+        public var inMemoryIdentifier: String? {
+            didSet { if inMemoryIdentifier != nil { fileURL = nil } }
+        }
+        /// Not supported yet: opening a Realm with a key throws `Realm.Error.fail`.
+        public var encryptionKey: Data?
+        /// Whether writes are refused; the file must exist.
+        public var readOnly: Bool
+        /// The version of the schema the model classes describe.
+        public var schemaVersion: UInt64
+        /// Run when an older file is opened; see ``Migration``.
+        public var migrationBlock: MigrationBlock?
+        /// Delete the file instead of failing when the schema changed without a migration.
+        public var deleteRealmIfMigrationNeeded: Bool
+        /// The model classes in the Realm; nil means every class this process has used.
+        public var objectTypes: [ObjectBase.Type]?
+        /// The most versions that may be pinned at once (nil or 0: unlimited).
+        public var maximumNumberOfActiveVersions: UInt?
+        /// When a commit counts as done (Strata's own setting; Realm always syncs): `.full`
+        /// (the default) syncs before returning, `.normal` survives process crashes but may
+        /// lose the last commits on power loss. See ``Durability``.
+        public var durability: Durability
+
+        /// Creates a configuration; every parameter has Realm's default.
+        public init(
+            fileURL: URL? = Configuration.defaultFileURL, inMemoryIdentifier: String? = nil,
+            encryptionKey: Data? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0,
+            migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
+            objectTypes: [ObjectBase.Type]? = nil, maximumNumberOfActiveVersions: UInt? = nil,
+            durability: Durability = .full
+        ) {
+            self.fileURL = inMemoryIdentifier == nil ? fileURL : nil
+            self.inMemoryIdentifier = inMemoryIdentifier
+            self.encryptionKey = encryptionKey
+            self.readOnly = readOnly
+            self.schemaVersion = schemaVersion
+            self.migrationBlock = migrationBlock
+            self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+            self.objectTypes = objectTypes
+            self.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions
+            self.durability = durability
+        }
+
+        /// `default.strata` in the current directory.
+        public static var defaultFileURL: URL {
+            URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("default.strata")
+        }
+
+        private static let defaultBox = LockedValueBox(Configuration())
+
+        /// The configuration `Realm()` uses. Setting it affects later opens only.
+        public static var defaultConfiguration: Configuration {
+            get { defaultBox.withLockedValue { $0 } }
+            set { defaultBox.withLockedValue { $0 = newValue } }
+        }
+
+        /// The engine configuration this Realm configuration describes.
+        var storeConfiguration: StoreConfiguration {
+            let location: StoreConfiguration.Location
+            if let inMemoryIdentifier {
+                location = .inMemory(identifier: inMemoryIdentifier)
+            } else {
+                location = .file(path: (fileURL ?? Self.defaultFileURL).path)
+            }
+            var configuration = StoreConfiguration(location: location, durability: durability, readOnly: readOnly)
+            configuration.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions.map { Int($0) }
+            return configuration
+        }
+    }
+}

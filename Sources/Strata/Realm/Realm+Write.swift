@@ -1,0 +1,131 @@
+import StrataEngine
+
+extension Realm {
+    /// Whether the Realm is in a write transaction.
+    public var isInWriteTransaction: Bool {
+        if case .none = writeState { return false }
+        return true
+    }
+
+    /// The open engine transaction, while the write is live.
+    var transaction: WriteTransaction? {
+        if case .active(let transaction) = writeState { return transaction }
+        return nil
+    }
+
+    /// Whether mutations should still be applied (a write is open and nothing failed).
+    var writeIsLive: Bool { transaction != nil }
+
+    /// Runs `block` in a write transaction and commits it, as Realm Swift's `write`.
+    ///
+    /// If `block` throws, the write is cancelled and the error propagates. If `block` calls
+    /// ``cancelWrite()``, nothing is committed. A user-caused failure inside it (a duplicate
+    /// primary key in `add`, an oversized string, a bad map key) cancels the transaction so that
+    /// nothing is half-written, and is thrown here as a ``Realm/Error``.
+    ///
+    /// - Returns: what `block` returns.
+    /// - Throws: what `block` throws, or the ``Realm/Error`` of a failed write or commit.
+    @discardableResult
+    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+        beginWrite()
+        let result: Result
+        do {
+            result = try block()
+        } catch {
+            if isInWriteTransaction { cancelWrite() }
+            throw error
+        }
+        if isInWriteTransaction { try commitWrite() }
+        return result
+    }
+
+    /// Begins a write transaction, first advancing the Realm to the newest version.
+    ///
+    /// Traps if a write transaction is already open on this Realm ("The Realm is already in a
+    /// write transaction"). A failure to begin (a read-only Realm, an earlier sync failure) is
+    /// thrown by the matching ``commitWrite()``.
+    public func beginWrite() {
+        verifyThread()
+        precondition(!isInWriteTransaction, "The Realm is already in a write transaction")
+        do {
+            writeState = .active(try store.beginWrite())
+        } catch {
+            writeState = .failed(Realm.Error.wrap(error))
+        }
+    }
+
+    /// Commits the write transaction.
+    ///
+    /// - Throws: ``Realm/Error``: the failure that cancelled the transaction, or a failure to
+    ///   make the commit durable; `wrongTransactionState` when no write is open.
+    public func commitWrite() throws {
+        verifyThread()
+        switch writeState {
+        case .none:
+            throw Realm.Error(Realm.Error.wrongTransactionState, "Can't commit a non-existing write transaction")
+        case .failed(let error):
+            writeState = .none
+            forgetCancelledTables()
+            refresh()
+            throw error
+        case .active(let transaction):
+            writeState = .none
+            do {
+                try transaction.commit()
+            } catch {
+                forgetCancelledTables()
+                refresh()
+                throw Realm.Error.wrap(error)
+            }
+            refresh()
+        }
+    }
+
+    /// Discards every change of the write transaction. Objects created in it become invalidated.
+    ///
+    /// Traps when no write transaction is open, as Realm does.
+    public func cancelWrite() {
+        verifyThread()
+        switch writeState {
+        case .none:
+            preconditionFailure("Can't cancel a non-existing write transaction")
+        case .failed:
+            writeState = .none
+        case .active(let transaction):
+            transaction.cancel()
+            writeState = .none
+        }
+        forgetCancelledTables()
+        refresh()
+    }
+
+    /// Records a user-caused failure inside a write: the transaction is cancelled (nothing is
+    /// half-written), later mutations in the block are ignored, and `write {}` / `commitWrite()`
+    /// throws the first such failure.
+    func recordWriteFailure(_ error: Realm.Error) {
+        if case .active(let transaction) = writeState {
+            transaction.cancel()
+            writeState = .failed(error)
+        }
+    }
+
+    /// Traps unless a write transaction is open, with Realm's message for `what`.
+    func requireWrite(modifying what: String) -> _WriteContext {
+        verifyThread()
+        guard isInWriteTransaction else {
+            if what == "object" {
+                preconditionFailure("Attempting to modify object outside of a write transaction - call "
+                                    + "beginWriteTransaction on an RLMRealm instance first.")
+            }
+            preconditionFailure("Can only \(what) objects in a Realm in a write transaction - call beginWrite() "
+                                + "on an RLMRealm instance first.")
+        }
+        return _WriteContext(realm: self, update: .error)
+    }
+
+    /// Drops cached tables that a cancelled write had created.
+    private func forgetCancelledTables() {
+        let snapshot = store.currentSnapshot
+        tableInfos = tableInfos.filter { snapshot.table($0.value.key)?.schema.name == $0.value.classInfo.className }
+    }
+}

@@ -1,0 +1,164 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import StrataEngine
+import StrataSupport
+
+/// A Realm: a view of one store at one version, confined to the thread that opened it, as in
+/// Realm Swift.
+///
+/// ```swift
+/// let realm = try Realm()
+/// try realm.write {
+///     realm.add(Dog(value: ["name": "Rex", "age": 3]))
+/// }
+/// print(realm.objects(Dog.self).count)
+/// ```
+///
+/// A Realm reads one version at a time and moves to the newest on ``refresh()``, at the start
+/// of a write transaction, and after committing one. Objects and collections it returns are
+/// live: they read the Realm's current version.
+public final class Realm {
+    /// The configuration the Realm was opened with.
+    public let configuration: Configuration
+    let store: Store
+    private var pinned: PinnedSnapshot?
+    var writeState: WriteState = .none
+    var tableInfos: [ObjectIdentifier: TableInfo] = [:]
+    private let thread = pthread_self()
+
+    /// The state of the Realm's write transaction.
+    enum WriteState {
+        case none
+        case active(WriteTransaction)
+        /// A user-caused failure cancelled the transaction; `commitWrite` throws it.
+        case failed(Realm.Error)
+    }
+
+    /// Opens the default Realm (``Configuration/defaultConfiguration``).
+    ///
+    /// - Throws: ``Realm/Error`` when the file cannot be opened, is not a Strata file, is
+    ///   damaged, is open in another process, or its schema needs a migration that was not given.
+    public convenience init() throws {
+        try self.init(configuration: .defaultConfiguration)
+    }
+
+    /// Opens the Realm at `fileURL` with the default configuration's other settings.
+    public convenience init(fileURL: URL) throws {
+        var configuration = Configuration.defaultConfiguration
+        configuration.fileURL = fileURL
+        try self.init(configuration: configuration)
+    }
+
+    /// Opens a Realm.
+    ///
+    /// - Throws: ``Realm/Error``: `fileNotFound` (read-only and missing), `invalidDatabase`
+    ///   (not a Strata file), `corruptFile`, `alreadyOpen` (another process), `schemaMismatch`,
+    ///   `invalidSchema`, `fail` (an encryption key was given: not supported yet).
+    public init(configuration: Configuration) throws {
+        self.configuration = configuration
+        if configuration.encryptionKey != nil {
+            throw Realm.Error(Realm.Error.fail, "Encryption is not supported by Strata yet; open the Realm without "
+                              + "an encryptionKey")
+        }
+        do {
+            store = try SchemaSetup.openStore(configuration)
+            pinned = try store.pin()
+            try SchemaSetup(realm: self).run()
+        } catch {
+            throw Realm.Error.wrap(error)
+        }
+    }
+
+    deinit {
+        if case .active(let transaction) = writeState { transaction.cancel() }
+    }
+
+    // MARK: - Versions
+
+    /// The snapshot reads use: the write transaction's working copy inside a write, otherwise
+    /// the pinned version (pinning the newest if the Realm was invalidated).
+    var readSnapshot: Snapshot {
+        if case .active(let transaction) = writeState { return transaction.snapshot }
+        if let pinned { return pinned.snapshot }
+        repin()
+        return pinned?.snapshot ?? store.currentSnapshot
+    }
+
+    /// The version the Realm reads.
+    var version: UInt64 { readSnapshot.version }
+
+    private func repin() {
+        pinned = nil
+        pinned = try? store.pin()
+    }
+
+    /// Whether ``invalidate()`` dropped the Realm's version (it is re-read on next use).
+    var isInvalidated: Bool { pinned == nil && !isInWriteTransaction }
+
+    /// Advances the Realm to the newest version.
+    ///
+    /// - Returns: whether the version changed.
+    @discardableResult
+    public func refresh() -> Bool {
+        verifyThread()
+        guard !isInWriteTransaction else { return false }
+        let before = pinned?.version
+        repin()
+        return pinned?.version != before
+    }
+
+    /// Releases the Realm's version (and cancels a write in progress); objects read before must
+    /// not be used until they are read again. The next read takes the newest version.
+    public func invalidate() {
+        verifyThread()
+        if isInWriteTransaction { cancelWrite() }
+        pinned = nil
+    }
+
+    /// Whether the Realm has no objects of its model classes.
+    public var isEmpty: Bool {
+        let snapshot = readSnapshot
+        return tableInfos.values.allSatisfy { snapshot.table($0.key)?.count ?? 0 == 0 }
+            && snapshot.allTables.allSatisfy { $0.schema.name.hasPrefix("__") || $0.count == 0 }
+    }
+
+    /// The Realm's schema: one ``ObjectSchema`` per model class.
+    public var schema: Schema {
+        Schema(tableInfos.values.map(\.classInfo).sorted { $0.className < $1.className }.map(ObjectSchema.init))
+    }
+
+    // MARK: - Threads
+
+    /// Traps when the Realm is used from a thread other than the one that opened it.
+    func verifyThread() {
+        guard pthread_equal(thread, pthread_self()) != 0 else {
+            preconditionFailure("Realm accessed from incorrect thread.")
+        }
+    }
+
+    // MARK: - Tables
+
+    /// The table of a model class, or nil when the file has none yet.
+    func tableInfo(for info: ClassInfo) -> TableInfo? {
+        if let known = tableInfos[ObjectIdentifier(info.type)] { return known }
+        guard let table = readSnapshot.table(named: info.className) else { return nil }
+        let tableInfo = TableInfo(key: table.key, classInfo: info, schema: table.schema)
+        tableInfos[ObjectIdentifier(info.type)] = tableInfo
+        return tableInfo
+    }
+
+    /// A managed accessor for `key` of the class `type`.
+    func accessor<T: ObjectBase>(_ type: T.Type, table: TableInfo, key: ObjectKey) -> T {
+        let object = type.init()
+        object.bind(to: ObjectHandle(realm: self, table: table, key: key))
+        return object
+    }
+
+    /// A managed accessor for a link, of the class whose table the link points into.
+    func accessor<T: ObjectBase>(for link: ObjectLink, as type: T.Type) -> T? {
+        guard let table = tableInfos.values.first(where: { $0.key == link.table }) else { return nil }
+        return accessor(table.classInfo.type, table: table, key: link.key) as? T
+    }
+}

@@ -1,0 +1,141 @@
+@_spi(Reflection) import Swift
+import StrataEngine
+import StrataSupport
+
+/// One `@Persisted` property of a model class, as schema discovery found it.
+struct PropertyInfo: @unchecked Sendable {
+    // Safety: every field is an immutable value; `accessor` is a metatype of a generic struct
+    // (`Persisted<V>`), which carries no state.
+    /// The property's name (the declaration without the wrapper's underscore).
+    let name: String
+    /// The byte offset of the property's `Persisted` storage inside an instance.
+    let offset: Int
+    /// Access to the storage at that offset.
+    let accessor: any PersistedAccessor.Type
+    /// How the value is stored.
+    let column: _ColumnDescription
+    let isIndexed: Bool
+    let isPrimaryKey: Bool
+    /// For `LinkingObjects`, the property of the origin type that links here.
+    let originProperty: String?
+
+    /// Whether the property is computed from backlinks rather than stored.
+    var isLinkingObjects: Bool { column.isLinkingObjects }
+
+    /// The class name of linked objects, for links and collections of links.
+    var objectClassName: String? { column.objectType?.className() }
+
+    /// The engine column this property is stored in.
+    var columnSchema: ColumnSchema {
+        ColumnSchema(name, column.objectType == nil ? column.type : .link, collection: column.collection,
+                     isOptional: column.isOptional, linkTarget: objectClassName,
+                     isIndexed: isIndexed && !isPrimaryKey)
+    }
+}
+
+/// What schema discovery learned about one model class: its name, its persisted properties in
+/// declaration order (superclass first), its primary key and whether it is embedded.
+///
+/// Built once per class by reflection (`Mirror` over the `@Persisted` properties of a fresh
+/// instance, with their storage offsets from the runtime's field metadata) and cached.
+final class ClassInfo: Sendable {
+    let type: ObjectBase.Type
+    let className: String
+    let properties: [PropertyInfo]
+    let primaryKey: Int?
+    let isEmbedded: Bool
+    let propertyIndex: [String: Int]
+
+    private init(type: ObjectBase.Type, properties: [PropertyInfo], primaryKey: Int?) {
+        self.type = type
+        className = type.className()
+        self.properties = properties
+        self.primaryKey = primaryKey
+        isEmbedded = type is EmbeddedObject.Type
+        propertyIndex = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })
+    }
+
+    /// The stored (non-computed) properties.
+    var storedProperties: [PropertyInfo] { properties.filter { !$0.isLinkingObjects } }
+
+    /// The engine schema of the class's table.
+    var tableSchema: TableSchema {
+        TableSchema(name: className, columns: storedProperties.map(\.columnSchema),
+                    primaryKey: primaryKey.map { properties[$0].name }, isEmbedded: isEmbedded)
+    }
+
+    private static let cache = LockedValueBox<[ObjectIdentifier: ClassInfo]>([:])
+
+    /// Every class whose schema has been discovered in this process.
+    static var knownClasses: [ClassInfo] { cache.withLockedValue { Array($0.values) } }
+
+    /// The schema of `type`, discovering it on first use.
+    ///
+    /// - Throws: ``Realm/Error`` with code `invalidSchema` for two primary keys, a non-optional
+    ///   link, or a primary key on an embedded object.
+    static func of(_ type: ObjectBase.Type) throws -> ClassInfo {
+        if let known = cache.withLockedValue({ $0[ObjectIdentifier(type)] }) { return known }
+        let info = try discover(type)
+        return cache.withLockedValue { cache in
+            if let raced = cache[ObjectIdentifier(type)] { return raced }
+            cache[ObjectIdentifier(type)] = info
+            return info
+        }
+    }
+
+    /// `of(_:)` for a class the caller knows is valid (its schema was already checked when the
+    /// Realm opened or when it was first used); traps with the schema error otherwise.
+    static func known(_ type: ObjectBase.Type) -> ClassInfo {
+        do {
+            return try of(type)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+
+    private static func discover(_ type: ObjectBase.Type) throws -> ClassInfo {
+        var fields: [String: (offset: Int, accessor: any PersistedAccessor.Type)] = [:]
+        // `.classType` is the stdlib's `_EachFieldOptions(rawValue: 1 << 0)`; spelled out because the
+        // static property is not concurrency-safe.
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { name, offset, fieldType, _ in
+            if let accessor = fieldType as? any PersistedAccessor.Type {
+                fields[String(cString: name)] = (offset, accessor)
+            }
+            return true
+        }
+        let prototype = type.init()
+        var mirrors: [Mirror] = []
+        var mirror: Mirror? = Mirror(reflecting: prototype)
+        while let current = mirror {
+            mirrors.insert(current, at: 0)
+            mirror = current.superclassMirror
+        }
+        var properties: [PropertyInfo] = []
+        let base = Unmanaged.passUnretained(prototype).toOpaque()
+        for child in mirrors.flatMap(\.children) {
+            guard let label = child.label, label.hasPrefix("_"), let field = fields[label] else { continue }
+            let name = String(label.dropFirst())
+            let declaration = field.accessor.declaration(at: base.advanced(by: field.offset))
+            let column = field.accessor.column
+            properties.append(PropertyInfo(
+                name: name, offset: field.offset, accessor: field.accessor, column: column,
+                isIndexed: declaration.indexed, isPrimaryKey: declaration.primaryKey,
+                originProperty: declaration.origin))
+        }
+        let className = type.className()
+        func invalid(_ message: String) -> Realm.Error { Realm.Error(Realm.Error.invalidSchema, message) }
+        let keys = properties.indices.filter { properties[$0].isPrimaryKey }
+        if keys.count > 1 {
+            throw invalid("Properties '\(properties[keys[0]].name)' and '\(properties[keys[1]].name)' are both "
+                          + "marked as the primary key of '\(className)'.")
+        }
+        if let key = keys.first, type is EmbeddedObject.Type {
+            throw invalid("Embedded object type '\(className)' cannot have a primary key ('\(properties[key].name)').")
+        }
+        for property in properties where property.column.objectType != nil && property.column.collection == .single
+            && !property.isLinkingObjects && !property.column.isOptional {
+            throw invalid("Object property '\(property.name)' of '\(className)' must be marked as optional.")
+        }
+        return ClassInfo(type: type, properties: properties, primaryKey: keys.first)
+    }
+}

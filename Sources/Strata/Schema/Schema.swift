@@ -1,0 +1,156 @@
+import StrataEngine
+
+/// The kind of a property, as Realm Swift's `PropertyType`.
+public enum PropertyType: Int, Sendable, CustomStringConvertible {
+    case int = 0, bool = 1, string = 2, data = 3, any = 9, date = 4, float = 5, double = 6, object = 7
+    case linkingObjects = 8, objectId = 10, decimal128 = 11, UUID = 12
+
+    init(_ column: _ColumnDescription) {
+        if column.isLinkingObjects {
+            self = .linkingObjects
+            return
+        }
+        if column.objectType != nil {
+            self = .object
+            return
+        }
+        switch column.type {
+        case .bool: self = .bool
+        case .int: self = .int
+        case .float: self = .float
+        case .double: self = .double
+        case .string: self = .string
+        case .binary: self = .data
+        case .timestamp: self = .date
+        case .decimal128: self = .decimal128
+        case .objectId: self = .objectId
+        case .uuid: self = .UUID
+        case .mixed: self = .any
+        case .link: self = .object
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .int: "int"
+        case .bool: "bool"
+        case .string: "string"
+        case .data: "data"
+        case .any: "mixed"
+        case .date: "date"
+        case .float: "float"
+        case .double: "double"
+        case .object: "object"
+        case .linkingObjects: "linking objects"
+        case .objectId: "object id"
+        case .decimal128: "decimal128"
+        case .UUID: "uuid"
+        }
+    }
+}
+
+/// One property of an object schema, as Realm Swift's `Property`.
+public struct Property: Sendable, Equatable, CustomStringConvertible {
+    /// The property's name.
+    public let name: String
+    /// The property's type (for collections, the element type).
+    public let type: PropertyType
+    /// Whether the property (or each element) may be nil.
+    public let isOptional: Bool
+    /// Whether the property has a secondary index.
+    public let isIndexed: Bool
+    /// Whether the property is the primary key.
+    public let isPrimary: Bool
+    /// Whether the property is a `List`.
+    public let isArray: Bool
+    /// Whether the property is a `MutableSet`.
+    public let isSet: Bool
+    /// Whether the property is a `Map`.
+    public let isMap: Bool
+    /// The class name of linked objects, for object properties and collections of objects.
+    public let objectClassName: String?
+    /// For linking objects, the property of `objectClassName` that links here.
+    public let linkOriginPropertyName: String?
+
+    init(_ info: PropertyInfo) {
+        name = info.name
+        type = PropertyType(info.column)
+        isOptional = info.column.isOptional
+        isIndexed = info.isIndexed || info.isPrimaryKey
+        isPrimary = info.isPrimaryKey
+        isArray = info.column.collection == .list && !info.isLinkingObjects
+        isSet = info.column.collection == .set
+        isMap = info.column.collection == .dictionary
+        objectClassName = info.objectClassName
+        linkOriginPropertyName = info.originProperty
+    }
+
+    init(name: String, column: ColumnSchema, isPrimary: Bool) {
+        self.name = name
+        let described = _ColumnDescription(column.type, collection: column.collection, isOptional: column.isOptional)
+        type = column.linkTarget != nil ? .object : PropertyType(described)
+        isOptional = column.isOptional
+        isIndexed = column.isIndexed || isPrimary
+        self.isPrimary = isPrimary
+        isArray = column.collection == .list
+        isSet = column.collection == .set
+        isMap = column.collection == .dictionary
+        objectClassName = column.linkTarget
+        linkOriginPropertyName = nil
+    }
+
+    public var description: String {
+        var text = "\(name) {\n\ttype = \(type);\n\tindexed = \(isIndexed ? "YES" : "NO");\n"
+        if let objectClassName { text += "\tobjectClassName = \(objectClassName);\n" }
+        if let linkOriginPropertyName { text += "\tlinkOriginPropertyName = \(linkOriginPropertyName);\n" }
+        text += "\tisPrimary = \(isPrimary ? "YES" : "NO");\n\tarray = \(isArray ? "YES" : "NO");\n"
+        text += "\tset = \(isSet ? "YES" : "NO");\n\tdictionary = \(isMap ? "YES" : "NO");\n"
+        return text + "\toptional = \(isOptional ? "YES" : "NO");\n}"
+    }
+}
+
+/// The schema of one model class, as Realm Swift's `ObjectSchema`.
+public struct ObjectSchema: Sendable, Equatable, CustomStringConvertible {
+    /// The class name.
+    public let className: String
+    /// The persisted properties, in declaration order.
+    public let properties: [Property]
+    /// The primary key property, if any.
+    public let primaryKeyProperty: Property?
+    /// Whether objects of the class are embedded.
+    public let isEmbedded: Bool
+
+    init(_ info: ClassInfo) {
+        className = info.className
+        properties = info.properties.map(Property.init)
+        primaryKeyProperty = info.primaryKey.map { Property(info.properties[$0]) }
+        isEmbedded = info.isEmbedded
+    }
+
+    init(className: String, isEmbedded: Bool, properties: [Property]) {
+        self.className = className
+        self.properties = properties
+        primaryKeyProperty = properties.first { $0.isPrimary }
+        self.isEmbedded = isEmbedded
+    }
+
+    /// The property named `propertyName`.
+    public subscript(propertyName: String) -> Property? { properties.first { $0.name == propertyName } }
+
+    public var description: String {
+        "\(className) {\n" + properties.map { "\t\($0.name) \($0.type)" }.joined(separator: "\n") + "\n}"
+    }
+}
+
+/// The schema of a Realm, as Realm Swift's `Schema`.
+public struct Schema: Sendable, Equatable, CustomStringConvertible {
+    /// One object schema per model class, sorted by class name.
+    public let objectSchema: [ObjectSchema]
+
+    init(_ objectSchema: [ObjectSchema]) { self.objectSchema = objectSchema }
+
+    /// The object schema of `className`.
+    public subscript(className: String) -> ObjectSchema? { objectSchema.first { $0.className == className } }
+
+    public var description: String { objectSchema.map(\.description).joined(separator: "\n") }
+}
