@@ -202,7 +202,7 @@ extension Map: Equatable, Hashable {
     public static func == (lhs: Map, rhs: Map) -> Bool {
         if lhs === rhs { return true }
         guard let left = lhs.location, let right = rhs.location else { return false }
-        return left.realm === right.realm && left.propertyPath == right.propertyPath && left.path == right.path
+        return left.realm.state === right.realm.state && left.propertyPath == right.propertyPath && left.path == right.path
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -152,7 +152,7 @@ extension MutableSet: Equatable, Hashable {
     public static func == (lhs: MutableSet, rhs: MutableSet) -> Bool {
         if lhs === rhs { return true }
         guard let left = lhs.location, let right = rhs.location else { return false }
-        return left.realm === right.realm && left.propertyPath == right.propertyPath
+        return left.realm.state === right.realm.state && left.propertyPath == right.propertyPath
     }
 
     public func hash(into hasher: inout Hasher) {

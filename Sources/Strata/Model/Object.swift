@@ -49,7 +49,7 @@ extension Object: Equatable, Hashable {
         if lhs === rhs { return true }
         guard type(of: lhs) == type(of: rhs), let left = lhs.handle, let right = rhs.handle,
               left.table.classInfo.primaryKey != nil else { return false }
-        return left.realm.store === right.realm.store && left.table.key == right.table.key && left.key == right.key
+        return left.realm.state === right.realm.state && left.table.key == right.table.key && left.key == right.key
     }
 
     public func hash(into hasher: inout Hasher) {

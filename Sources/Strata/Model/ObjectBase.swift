@@ -80,7 +80,7 @@ open class ObjectBase: CustomStringConvertible {
         guard let object else { return false }
         if self === object { return true }
         guard let mine = handle, let theirs = object.handle else { return false }
-        return mine.realm === theirs.realm && mine.table.key == theirs.table.key && mine.key == theirs.key
+        return mine.realm.state === theirs.realm.state && mine.table.key == theirs.table.key && mine.key == theirs.key
     }
 
     // MARK: - Description

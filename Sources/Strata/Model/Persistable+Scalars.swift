@@ -194,7 +194,7 @@ extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
     public static var _rlmColumn: _ColumnDescription { Wrapped._rlmColumn.optional() }
     public static func _rlmDefaultValue() -> Wrapped? { nil }
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Wrapped? {
-        value.isNull ? nil : Wrapped._rlmFromStored(value, context)
+        value.isNull ? nil : Wrapped._rlmFromStoredIfValid(value, context)
     }
     public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value {
         map { $0._rlmToStored(context) } ?? .null

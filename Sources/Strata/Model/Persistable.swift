@@ -68,6 +68,9 @@ public protocol _Persistable {
     /// `object["name"] = value`: a dictionary or array for an object, an array for a list, a
     /// compatible number) to this type; nil when it is not a valid value of this type.
     static func _rlmFromAny(_ value: Any) -> Self?
+    /// Like `_rlmFromStored`, but nil when the stored value does not convert (an enum raw value
+    /// with no case, a failable custom type): an optional property then reads nil.
+    static func _rlmFromStoredIfValid(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self?
 }
 
 /// A `_Persistable` type that can be the wrapped type of an optional property.
@@ -83,4 +86,8 @@ public protocol _Indexable: _Persistable {}
 
 extension _Persistable {
     public static func _rlmFromAny(_ value: Any) -> Self? { value as? Self }
+
+    public static func _rlmFromStoredIfValid(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self? {
+        _rlmFromStored(value, context)
+    }
 }

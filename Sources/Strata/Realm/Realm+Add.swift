@@ -60,7 +60,7 @@ extension Realm {
     func link(to object: ObjectBase, _ context: _WriteContext, onlyProperties: Set<String>? = nil) -> ObjectLink? {
         guard let transaction else { return nil }
         if let handle = object.handle {
-            guard handle.realm === self || handle.realm.store === store else {
+            guard handle.realm.state === state else {
                 recordWriteFailure(Realm.Error(Realm.Error.invalidInput,
                                                "Object is already managed by another Realm. Use create instead to copy "
                                                    + "it into this Realm."))

@@ -10,7 +10,7 @@ extension Realm {
     public func delete(_ object: ObjectBase) {
         _ = requireWrite(modifying: "add, remove, or create")
         guard let transaction else { return }
-        guard let handle = object.handle, handle.realm.store === store else {
+        guard let handle = object.handle, handle.realm.state === state else {
             recordWriteFailure(Realm.Error(Realm.Error.invalidInput,
                                            "Can only delete an object from the Realm it belongs to."))
             return

@@ -23,10 +23,24 @@ public final class Realm {
     /// The configuration the Realm was opened with.
     public let configuration: Configuration
     let store: Store
-    private var pinned: PinnedSnapshot?
-    var writeState: WriteState = .none
-    var tableInfos: [ObjectIdentifier: TableInfo] = [:]
-    private let thread = pthread_self()
+    /// The version, write transaction and table cache, shared by every `Realm` of this store
+    /// opened on this thread (Realm Swift caches instances per thread; see `RealmState`).
+    let state: RealmState
+
+    private var pinned: PinnedSnapshot? {
+        get { state.pinned }
+        set { state.pinned = newValue }
+    }
+
+    var writeState: WriteState {
+        get { state.writeState }
+        set { state.writeState = newValue }
+    }
+
+    var tableInfos: [ObjectIdentifier: TableInfo] {
+        get { state.tableInfos }
+        set { state.tableInfos = newValue }
+    }
 
     /// The state of the Realm's write transaction.
     enum WriteState {
@@ -64,15 +78,12 @@ public final class Realm {
         }
         do {
             store = try SchemaSetup.openStore(configuration)
-            pinned = try store.pin()
-            try SchemaSetup(realm: self).run()
+            let (state, isNew) = try RealmState.forCurrentThread(store: store)
+            self.state = state
+            if isNew { try SchemaSetup(realm: self).run() }
         } catch {
             throw Realm.Error.wrap(error)
         }
-    }
-
-    deinit {
-        if case .active(let transaction) = writeState { transaction.cancel() }
     }
 
     // MARK: - Versions
@@ -133,7 +144,7 @@ public final class Realm {
 
     /// Traps when the Realm is used from a thread other than the one that opened it.
     func verifyThread() {
-        guard pthread_equal(thread, pthread_self()) != 0 else {
+        guard pthread_equal(state.thread, pthread_self()) != 0 else {
             preconditionFailure("Realm accessed from incorrect thread.")
         }
     }

@@ -1,0 +1,77 @@
+import StrataEngine
+
+/// Implementation detail shared by ``CustomPersistable`` and ``FailableCustomPersistable``.
+public protocol _CustomPersistable: _PersistableInsideOptional, RealmCollectionValue {
+    /// The type the value is stored as: a primitive or an `EmbeddedObject` subclass.
+    associatedtype PersistedType: _PersistableInsideOptional
+    /// The stored form of the value.
+    var persistableValue: PersistedType { get }
+    /// The value of a stored form, or nil when it does not convert.
+    static func _rlmConverted(_ persisted: PersistedType) -> Self?
+}
+
+/// A type stored as another type, as Realm Swift's `CustomPersistable` (type projection).
+///
+/// Queries, the schema and the file see `PersistedType`; the model sees `Self`. Switching a
+/// property between the two types needs no migration. Works at top level, optional, and in
+/// `List`, `MutableSet` and `Map`.
+///
+/// ```swift
+/// extension CGPoint: CustomPersistable {
+///     public typealias PersistedType = CGPointObject     // an EmbeddedObject with x and y
+///     public init(persistedValue: CGPointObject) { self.init(x: persistedValue.x, y: persistedValue.y) }
+///     public var persistableValue: CGPointObject { CGPointObject(value: [x, y]) }
+/// }
+/// ```
+public protocol CustomPersistable: _CustomPersistable {
+    /// Creates the value from its stored form.
+    init(persistedValue: PersistedType)
+}
+
+/// A type stored as another type whose conversion back can fail, as Realm Swift's
+/// `FailableCustomPersistable` (e.g. `URL` stored as `String`).
+///
+/// A stored value that does not convert reads as nil for an optional property and traps with a
+/// message for a required one.
+public protocol FailableCustomPersistable: _CustomPersistable {
+    /// Creates the value from its stored form, or nil.
+    init?(persistedValue: PersistedType)
+}
+
+extension CustomPersistable {
+    public static func _rlmConverted(_ persisted: PersistedType) -> Self? { Self(persistedValue: persisted) }
+    public static func _rlmDefaultValue() -> Self { Self(persistedValue: PersistedType._rlmDefaultValue()) }
+}
+
+extension FailableCustomPersistable {
+    public static func _rlmConverted(_ persisted: PersistedType) -> Self? { Self(persistedValue: persisted) }
+    public static func _rlmDefaultValue() -> Self {
+        guard let value = Self(persistedValue: PersistedType._rlmDefaultValue()) else {
+            preconditionFailure("\(Self.self) has no value for the default \(PersistedType.self); give the property "
+                                + "a default value")
+        }
+        return value
+    }
+}
+
+extension _CustomPersistable {
+    public static var _rlmColumn: _ColumnDescription { PersistedType._rlmColumn }
+
+    public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self {
+        guard let converted = _rlmFromStoredIfValid(value, context) else {
+            preconditionFailure("Failed to convert the stored value \(value) to \(Self.self)")
+        }
+        return converted
+    }
+
+    public static func _rlmFromStoredIfValid(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self? {
+        _rlmConverted(PersistedType._rlmFromStored(value, context))
+    }
+
+    public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value { persistableValue._rlmToStored(context) }
+
+    public static func _rlmFromAny(_ value: Any) -> Self? {
+        if let typed = value as? Self { return typed }
+        return PersistedType._rlmFromAny(value).flatMap(_rlmConverted)
+    }
+}
