@@ -64,6 +64,7 @@ public struct ByteReader: ~Copyable {
         while true {
             let byte = try readByte()
             guard shift < 64 else { throw corrupt("varint too long") }
+            guard shift < 63 || byte <= 1 else { throw corrupt("varint overflows 64 bits") }
             result |= UInt64(byte & 0x7F) << shift
             if byte < 0x80 { return result }
             shift += 7

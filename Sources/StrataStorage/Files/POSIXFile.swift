@@ -181,7 +181,8 @@ public enum FileSystem {
         }
     }
 
-    /// The names of the entries of the directory that holds `path` whose names start with `prefix`.
+    /// The names (not paths) of the entries of the directory that holds `path` whose names
+    /// start with `prefix`, sorted.
     public static func siblings(of path: String, withPrefix prefix: String) throws -> [String] {
         let directory = parentDirectory(of: path)
         guard let handle = opendir(directory) else {
@@ -195,7 +196,7 @@ public enum FileSystem {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            if name.hasPrefix(prefix) { names.append(directory + "/" + name) }
+            if name.hasPrefix(prefix) { names.append(name) }
         }
         return names.sorted()
     }

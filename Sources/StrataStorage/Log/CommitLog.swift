@@ -68,9 +68,10 @@ public final class CommitLog: Sendable {
 
     public static func segmentPaths(storePath: String) throws -> [String] {
         let prefix = FileSystem.fileName(of: storePath) + ".log."
-        return try FileSystem.siblings(of: storePath, withPrefix: prefix).filter {
-            let suffix = $0.dropFirst(storePath.count + 5)
-            return suffix.count == 16 && suffix.allSatisfy(\.isHexDigit)
+        return try FileSystem.siblings(of: storePath, withPrefix: prefix).compactMap { name in
+            let suffix = name.dropFirst(prefix.count)
+            guard suffix.count == 16, suffix.allSatisfy(\.isHexDigit) else { return nil }
+            return storePath + ".log." + suffix
         }
     }
 
@@ -109,6 +110,7 @@ public final class CommitLog: Sendable {
         var segments: [LogSegment] = []
         var truncated: UInt64 = 0
         var lastVersion = checkpointVersion
+        var previousRecord: UInt64?
         var lastFile: POSIXFile?
         var lastEnd: UInt64 = 0
 
@@ -123,7 +125,8 @@ public final class CommitLog: Sendable {
                 break
             }
             let scan = try bytes.withUnsafeBytes { (raw) throws in
-                try scanSegment(raw, path: path, isLast: isLast, after: &lastVersion, into: &records)
+                try scanSegment(raw, path: path, isLast: isLast, after: &lastVersion, previous: &previousRecord,
+                                into: &records)
             }
             segments.append(LogSegment(sequence: scan.sequence, path: path))
             if scan.end < UInt64(bytes.count) {
@@ -146,7 +149,7 @@ public final class CommitLog: Sendable {
 
     private static func scanSegment(
         _ bytes: UnsafeRawBufferPointer, path: String, isLast: Bool,
-        after lastVersion: inout UInt64, into records: inout [RecoveredRecord]
+        after lastVersion: inout UInt64, previous: inout UInt64?, into records: inout [RecoveredRecord]
     ) throws -> (sequence: UInt64, end: UInt64) {
         let sequence = try LogSegment.validateHeader(bytes, path: path)
         var offset = LogSegment.headerSize
@@ -161,6 +164,13 @@ public final class CommitLog: Sendable {
             guard CRC32C.checksum(payload) == header.payloadCRC else {
                 return try damaged(bytes, at: offset, path: path, isLast: isLast, sequence: sequence)
             }
+            // Every record follows the one before it, also across segments and below the checkpoint.
+            if let previous, header.version != previous + 1 {
+                throw StrataError(.corruptFile,
+                                  "commit log record \(header.version) follows record \(previous)",
+                                  path: path, offset: UInt64(offset))
+            }
+            previous = header.version
             if header.version > lastVersion {
                 guard header.version == lastVersion + 1 else {
                     throw StrataError(.corruptFile,
