@@ -1,43 +1,43 @@
-// A small tour of the Strata engine: open a durable store, create a table, write, read back.
-// Run it twice: the second run finds the first run's people already there.
+// A small tour of Strata's Realm API: declare models, open a durable Realm, write, read back.
+// Run it twice: the second run finds the first run's dogs already there.
 import Foundation
 import Strata
 
-let path = CommandLine.arguments.dropFirst().first ?? FileManager.default.temporaryDirectory
-    .appendingPathComponent("strata-example.strata").path
+final class Person: Object {
+    @Persisted(primaryKey: true) var name: String
+    @Persisted(originProperty: "owner") var dogs: LinkingObjects<Dog>
+}
+
+final class Dog: Object {
+    @Persisted(primaryKey: true) var id: ObjectId
+    @Persisted(indexed: true) var name: String
+    @Persisted var age = 1
+    @Persisted var owner: Person?
+    @Persisted var tricks: List<String>
+}
+
+let path = CommandLine.arguments.dropFirst().first
+    ?? FileManager.default.temporaryDirectory.appendingPathComponent("strata-example.strata").path
 
 do {
-    let store = try Store.open(.file(path, durability: .full))
-    print("opened \(path) at version \(store.currentVersion)")
+    let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [Person.self, Dog.self])
+    let realm = try Realm(configuration: configuration)
+    print("opened \(path): \(realm.objects(Dog.self).count) dogs so far")
 
-    let people = try store.write { transaction -> TableKey in
-        if let existing = transaction.snapshot.tableKey(named: "Person") { return existing }
-        return try transaction.createTable(TableSchema(
-            name: "Person",
-            columns: [
-                ColumnSchema("id", .int),
-                ColumnSchema("name", .string, isIndexed: true),
-                ColumnSchema("tags", .string, collection: .list),
-            ],
-            primaryKey: "id"))
+    try realm.write {
+        let ada = realm.object(ofType: Person.self, forPrimaryKey: "Ada") ?? realm.create(Person.self, value: ["name": "Ada"])
+        let dog = Dog(value: ["name": "Rex-\(realm.objects(Dog.self).count + 1)", "age": 3])
+        dog.tricks.append(objectsIn: ["sit", "roll over"])
+        dog.owner = ada
+        realm.add(dog)
     }
+    print("committed (durable: the log was synced before write returned)")
 
-    let nextID = Int64(store.currentSnapshot.table(people)!.count + 1)
-    let version = try store.write { transaction -> UInt64 in
-        let object = try transaction.insertObject(
-            into: people, values: [.int(nextID), .string("person-\(nextID)"), .list([])])
-        try transaction.listAppend(.string("example"), in: PropertyPath(table: people, object: object, column: 2))
-        return transaction.baseVersion + 1
+    for dog in realm.objects(Dog.self) {
+        print("  \(dog.name), age \(dog.age), owner \(dog.owner?.name ?? "-"), tricks \(Array(dog.tricks))")
     }
-    print("committed version \(version) (durable: fdatasync before returning)")
-
-    let snapshot = store.currentSnapshot
-    let table = snapshot.table(people)!
-    table.forEachObject { key, row in
-        print("  \(key): id=\(row[0]) name=\(row[1]) tags=\(row[2])")
-    }
-    if let key = table.object(forPrimaryKey: .int(nextID)) {
-        print("primary-key lookup of \(nextID) → \(key)")
+    if let ada = realm.object(ofType: Person.self, forPrimaryKey: "Ada") {
+        print("Ada owns \(ada.dogs.count) dogs (through LinkingObjects)")
     }
 } catch {
     print("error: \(error)")

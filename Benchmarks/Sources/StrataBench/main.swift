@@ -4,6 +4,11 @@ import Strata
 // strata-bench: measures Strata on WORKLOAD.md's workloads.
 // Usage: strata-bench [--quick]
 let quick = CommandLine.arguments.contains("--quick")
+if CommandLine.arguments.contains("--profile-property-read") {
+    // A long run of one workload, for `perf record`.
+    print(try ModelWorkloads.propertyRead(accesses: 20_000_000), "ns/read")
+    exit(0)
+}
 let scale: Int64 = quick ? 1 : 1
 
 print("# strata-bench \(quick ? "--quick" : "(full)")  date: \(Date())  cores: \(ProcessInfo.processInfo.activeProcessorCount)")
@@ -27,6 +32,10 @@ do {
         let run = runs.max { $0.0 < $1.0 }!
         print("| W2 one-row transactions | .\(durability) | \(Int(run.0)) tx/s, p50 \(Int(run.1)) µs, p99 \(Int(run.2)) µs |")
     }
+    let read = try ModelWorkloads.propertyRead(accesses: 1_000_000)
+    print("| managed property read | - | \(String(format: "%.0f", read)) ns/access |")
+    let write = try ModelWorkloads.propertyWrite(accesses: 100_000)
+    print("| managed property write (in one write) | - | \(String(format: "%.0f", write)) ns/access |")
     for threads in [1, 2, 4, 8] {
         let (rate, syncs) = try EngineWorkloads.groupCommit(threads: threads, perThread: 2_000 / threads, durability: .full)
         print("| group commit, \(threads) writer threads | .full | \(Int(rate)) tx/s, \(String(format: "%.2f", syncs)) syncs/commit |")

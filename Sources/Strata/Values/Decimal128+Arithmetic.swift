@@ -114,8 +114,10 @@ extension Decimal128 {
     /// Digits are dropped to fit `precision` digits and to raise the exponent to the minimum;
     /// an exponent above the maximum is lowered by padding the coefficient with zeros when it
     /// has room, and otherwise the result overflows to infinity.
-    static func rounded(negative: Bool, coefficient: Wide, exponent: Int, sticky: Bool,
-                        precision: Int = Decimal128.precision) -> Decimal128 {
+    static func rounded(
+        negative: Bool, coefficient: Wide, exponent: Int, sticky: Bool,
+        precision: Int = Decimal128.precision
+    ) -> Decimal128 {
         if coefficient.isZero && !sticky {
             return zero(negative: negative, exponent: exponent)
         }
@@ -153,7 +155,8 @@ extension Decimal128 {
 
     /// A zero with the given sign and the exponent clamped into range.
     static func zero(negative: Bool, exponent: Int) -> Decimal128 {
-        Decimal128(negative: negative, coefficient: 0, exponent: Swift.min(Swift.max(exponent, minExponent), maxExponent))
+        Decimal128(
+            negative: negative, coefficient: 0, exponent: Swift.min(Swift.max(exponent, minExponent), maxExponent))
     }
 
     /// Drops `count >= 1` low digits: returns what is left, the first dropped digit, and whether
@@ -209,8 +212,9 @@ extension Decimal128 {
             let (value, zeroExponent) = a.coefficient == 0 ? (b, a.exponent) : (a, b.exponent)
             let headroom = Decimal128.precision - digitCount(value.coefficient)
             let shift = Swift.max(0, Swift.min(value.exponent - zeroExponent, headroom))
-            return Decimal128(negative: value.negative, coefficient: value.coefficient * powersOfTen[shift],
-                              exponent: value.exponent - shift)
+            return Decimal128(
+                negative: value.negative, coefficient: value.coefficient * powersOfTen[shift],
+                exponent: value.exponent - shift)
         }
         let digitsA = digitCount(a.coefficient)
         if digitsA + gap <= 72 {
@@ -221,7 +225,8 @@ extension Decimal128 {
                 return rounded(negative: a.negative, coefficient: scaledA + wideB, exponent: b.exponent, sticky: false)
             }
             if scaledA == wideB { return zero(negative: false, exponent: b.exponent) }
-            let (larger, smaller, negative) = scaledA > wideB ? (scaledA, wideB, a.negative) : (wideB, scaledA, b.negative)
+            let (larger, smaller, negative) =
+                scaledA > wideB ? (scaledA, wideB, a.negative) : (wideB, scaledA, b.negative)
             return rounded(negative: negative, coefficient: larger - smaller, exponent: b.exponent, sticky: false)
         }
         // Far apart: widen a to 72 digits; b falls entirely below the rounding point, so only its
@@ -238,8 +243,9 @@ extension Decimal128 {
             sticky = remainder != 0
         }
         if a.negative == b.negative {
-            return rounded(negative: a.negative, coefficient: scaledA + Wide(truncatedB), exponent: exponent,
-                           sticky: sticky)
+            return rounded(
+                negative: a.negative, coefficient: scaledA + Wide(truncatedB), exponent: exponent,
+                sticky: sticky)
         }
         // a - (tb + ε) = (a - tb - 1) + (1 - ε) when ε > 0.
         let difference = scaledA - Wide(truncatedB + (sticky ? 1 : 0))
@@ -256,8 +262,9 @@ extension Decimal128 {
             if zeroOperand { return nan }
             return negative ? -infinity : infinity
         }
-        return rounded(negative: negative, coefficient: .product(a.coefficient, b.coefficient),
-                       exponent: a.exponent + b.exponent, sticky: false)
+        return rounded(
+            negative: negative, coefficient: .product(a.coefficient, b.coefficient),
+            exponent: a.exponent + b.exponent, sticky: false)
     }
 
     /// `x ÷ y`.

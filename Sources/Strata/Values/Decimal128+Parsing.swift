@@ -109,8 +109,9 @@ extension Decimal128 {
             }
             if exponentNegative { exponent = -exponent }
         }
-        return rounded(negative: negative, coefficient: Wide(digits.coefficient),
-                       exponent: exponent + digits.exponentAdjustment, sticky: digits.sticky)
+        return rounded(
+            negative: negative, coefficient: Wide(digits.coefficient),
+            exponent: exponent + digits.exponentAdjustment, sticky: digits.sticky)
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
@@ -227,9 +228,10 @@ extension Decimal128 {
         }
         var digits = DigitAccumulator()
         for digit in number.decimalDigits() { digits.append(digit, fractional: false) }
-        let value = rounded(negative: negative, coefficient: Wide(digits.coefficient),
-                            exponent: decimalExponent + digits.exponentAdjustment, sticky: digits.sticky,
-                            precision: significantDigits)
+        let value = rounded(
+            negative: negative, coefficient: Wide(digits.coefficient),
+            exponent: decimalExponent + digits.exponentAdjustment, sticky: digits.sticky,
+            precision: significantDigits)
         var parts = value.parts
         guard parts.kind == .finite, parts.coefficient != 0 else { return value }
         if parts.exponent < 0 {

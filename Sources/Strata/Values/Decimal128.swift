@@ -130,7 +130,9 @@ extension Decimal128 {
     /// The largest finite value, `9.999999999999999999999999999999999E+6144`.
     ///
     /// Realm Swift's name for ``maximumDecimalNumber``.
-    public static var max: Decimal128 { Decimal128(negative: false, coefficient: maxCoefficient, exponent: maxExponent) }
+    public static var max: Decimal128 {
+        Decimal128(negative: false, coefficient: maxCoefficient, exponent: maxExponent)
+    }
 
     /// The most negative finite value, `-9.999999999999999999999999999999999E+6144`.
     ///
@@ -364,10 +366,10 @@ extension Decimal128: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, Ex
     ///
     /// - Parameter value: The literal's value.
     public init(integerLiteral value: Int64) {
-        self.init(value)
+        self.init(negative: value < 0, coefficient: UInt128(value.magnitude), exponent: 0)
     }
 
-    /// Creates a value from a floating-point literal, via ``init(_:)-(Double)``.
+    /// Creates a value from a floating-point literal, via `Decimal128(Double)`.
     ///
     /// The literal is first a `Double`, which is then rounded to 15 significant digits as Realm
     /// does, so `let x: Decimal128 = 0.1` is exactly `0.1`. Use a string literal for more digits.
@@ -397,7 +399,7 @@ extension Decimal128: Codable {
     /// Decodes a value from a string such as `"1.5"`, or from an integer or a floating-point number.
     ///
     /// Strings are parsed exactly as ``init(string:)`` does; numbers are converted as
-    /// ``init(_:)-(Int)`` and ``init(_:)-(Double)`` do. This matches Realm Swift.
+    /// `Decimal128(Int64)` and `Decimal128(Double)` do. This matches Realm Swift.
     ///
     /// - Parameter decoder: The decoder to read from.
     /// - Throws: `DecodingError.dataCorrupted` if the value is neither a parsable string nor a
@@ -416,7 +418,8 @@ extension Decimal128: Codable {
         } else if let double = try? container.decode(Double.self) {
             self.init(double)
         } else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "Cannot convert value to Decimal128")
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "Cannot convert value to Decimal128")
         }
     }
 

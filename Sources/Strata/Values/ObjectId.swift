@@ -57,13 +57,9 @@ public struct ObjectId: Sendable, Hashable, Comparable {
         return ObjectId(head: head, tail: tail)
     }
 
-    /// Creates a new, unique ObjectId; the same as ``generate()``.
-    ///
-    /// Note: Realm Swift's `ObjectId()` is the all-zero id. Here it generates a fresh id, so a
-    /// property default `= ObjectId()` gives every object its own key; use
-    /// `ObjectId(bytes: Array(repeating: 0, count: 12))` for the zero id.
+    /// The all-zero object id, as Realm Swift's `ObjectId()`; use ``generate()`` for a new one.
     public init() {
-        self = Self.generate()
+        self.init(bytes: Array(repeating: 0, count: 12))
     }
 
     /// Parses a 24-character hexadecimal string, such as `"5f3d2c1b0a09080706050403"`.
@@ -77,7 +73,8 @@ public struct ObjectId: Sendable, Hashable, Comparable {
         let utf8 = string.utf8
         guard utf8.count == 24 else {
             throw ValueParseError(
-                input: string, message: "an ObjectId string must be 24 hexadecimal digits; got \(string.count) characters")
+                input: string,
+                message: "an ObjectId string must be 24 hexadecimal digits; got \(string.count) characters")
         }
         var head: UInt64 = 0
         var tail: UInt32 = 0
