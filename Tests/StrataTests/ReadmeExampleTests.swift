@@ -1,0 +1,60 @@
+import Foundation
+import Strata
+import Testing
+
+// The README's examples, kept compiling and passing (only the file paths differ).
+
+final class ReadmePerson: Object {
+    override class func className() -> String { "Person" }
+    @Persisted(primaryKey: true) var name: String
+    @Persisted(originProperty: "owner") var dogs: LinkingObjects<ReadmeDog>
+}
+
+final class ReadmeDog: Object {
+    override class func className() -> String { "Dog" }
+    @Persisted(primaryKey: true) var id: ObjectId
+    @Persisted(indexed: true) var name: String
+    @Persisted var age = 1
+    @Persisted var owner: ReadmePerson?
+    @Persisted var tricks: List<String>
+    @Persisted var scores: Map<String, Int>
+}
+
+@Suite("README examples")
+struct ReadmeExampleTests {
+    private func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("readme-\(UUID().uuidString)-\(name)").path
+    }
+
+    @Test("the model API example runs as the README shows")
+    func modelExample() throws {
+        var configuration = Realm.Configuration(objectTypes: [ReadmePerson.self, ReadmeDog.self])
+        configuration.fileURL = URL(fileURLWithPath: temporaryPath("default.strata"))
+        let realm = try Realm(configuration: configuration)
+
+        try realm.write {
+            let ada = realm.create(ReadmePerson.self, value: ["name": "Ada"])
+            let rex = ReadmeDog(value: ["name": "Rex", "age": 3])
+            rex.owner = ada
+            rex.tricks.append("sit")
+            realm.add(rex)
+        }
+        let rex = realm.objects(ReadmeDog.self).first!
+        #expect(rex.name == "Rex" && rex.owner?.name == "Ada")
+        #expect(realm.object(ofType: ReadmePerson.self, forPrimaryKey: "Ada")!.dogs.count == 1)
+    }
+
+    @Test("the engine example runs as the README shows")
+    func engineExample() throws {
+        let store = try Store.open(.file(temporaryPath("people.strata"), durability: .full))
+        let people = try store.write { tx in
+            try tx.createTable(TableSchema(
+                name: "Person",
+                columns: [ColumnSchema("id", .int), ColumnSchema("name", .string, isIndexed: true)],
+                primaryKey: "id"))
+        }
+        try store.write { tx in _ = try tx.insertObject(into: people, values: [.int(1), .string("Ada")]) }
+        let table = store.currentSnapshot.table(people)!
+        #expect(table.objects(where: 1, equals: .string("Ada")).count == 1)
+    }
+}
