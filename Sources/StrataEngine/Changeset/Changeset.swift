@@ -55,7 +55,10 @@ public struct ChangesetSummary: Sendable, Equatable {
     private mutating func record(_ instruction: Instruction) {
         let table = instruction.table
         switch instruction {
-        case .createTable, .removeTable, .addColumn, .removeColumn, .renameColumn, .setIndexed, .setPrimaryKey:
+        case .removeColumn(_, let column):
+            tables[table, default: TableChangeSummary()].schemaChanged = true
+            tables[table]!.removeColumn(column)
+        case .createTable, .removeTable, .addColumn, .renameColumn, .setIndexed, .setPrimaryKey:
             tables[table, default: TableChangeSummary()].schemaChanged = true
         case .insertObject(_, let object, _):
             tables[table, default: TableChangeSummary()].insertions.insert(object)
@@ -71,6 +74,15 @@ extension TableChangeSummary {
     mutating func erase(_ object: ObjectKey) {
         modifications[object] = nil
         if insertions.remove(object) == nil { deletions.insert(object) }
+    }
+
+    /// Renumbers modified columns after `column` was removed, so indices refer to the schema at
+    /// the end of the commit.
+    mutating func removeColumn(_ column: Int) {
+        for (object, columns) in modifications {
+            let shifted = Set(columns.compactMap { $0 == column ? nil : ($0 > column ? $0 - 1 : $0) })
+            modifications[object] = shifted.isEmpty ? nil : shifted
+        }
     }
 
     mutating func modify(_ object: ObjectKey, column: Int) {

@@ -63,6 +63,10 @@ extension WriteTransaction {
     public func setInsert(_ value: Value, in path: PropertyPath) throws -> Bool {
         let elements = try set(at: path)
         try validateElement(value, for: try resolve(path).1)
+        switch value {
+        case .list, .set, .dictionary: throw invalid("a set cannot hold a collection (\(path))")
+        default: break
+        }
         guard !elements.setPosition(of: value).found else { return false }
         try record(.set(path, .insert(value)))
         return true

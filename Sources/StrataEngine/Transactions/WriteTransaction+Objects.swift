@@ -20,7 +20,10 @@ extension WriteTransaction {
         var normalized = values
         for index in columns.indices {
             normalized[index] = try validate(values[index], for: columns[index])
-            try requireUnowned(normalized[index], for: columns[index])
+        }
+        let embeddedLinks = columns.indices.filter { columns[$0].type == .link }.map { normalized[$0] }
+        if let linkColumn = columns.first(where: { $0.type == .link }) {
+            try requireUnowned(embeddedLinks, for: linkColumn)
         }
         if let primaryKey = schema.primaryKeyIndex, snapshot.tables[key]!.object(forPrimaryKey: normalized[primaryKey]) != nil {
             throw StrataError(.duplicatePrimaryKey,
@@ -89,6 +92,10 @@ extension WriteTransaction {
             var sorted: [Value] = []
             for element in elements {
                 try validateElement(element, for: column)
+                switch element {
+                case .list, .set, .dictionary: throw invalid("a set cannot hold a collection (column \(column.name))")
+                default: break
+                }
                 let (index, found) = sorted.setPosition(of: element)
                 if !found { sorted.insert(element, at: index) }
             }
@@ -132,14 +139,24 @@ extension WriteTransaction {
         if let failure { throw failure }
     }
 
-    /// Embedded objects have exactly one owner: refuse a link to one that already has one.
+    /// Embedded objects have exactly one owner: refuse a link to one that already has one, or
+    /// that `value` itself links to twice.
     func requireUnowned(_ value: Value, for column: ColumnSchema) throws {
+        try requireUnowned([value], for: column)
+    }
+
+    /// `requireUnowned(_:for:)` for several values given together (the columns of one insert).
+    func requireUnowned(_ values: [Value], for column: ColumnSchema) throws {
         guard column.type == .link else { return }
         var failure: StrataError?
-        value.forEachLink { link in
-            guard failure == nil, let target = snapshot.table(link.table), target.schema.isEmbedded else { return }
-            if target.backlinkCount(to: link.key) > 0 {
-                failure = invalid("Can't link to an embedded object that is already managed (\(target.schema.name) \(link.key))")
+        var seen = Set<ObjectLink>()
+        for value in values {
+            value.forEachLink { link in
+                guard failure == nil, let target = snapshot.table(link.table), target.schema.isEmbedded else { return }
+                if target.backlinkCount(to: link.key) > 0 || !seen.insert(link).inserted {
+                    failure = invalid("Can't link to an embedded object that is already managed "
+                                      + "(\(target.schema.name) \(link.key))")
+                }
             }
         }
         if let failure { throw failure }

@@ -34,8 +34,12 @@ extension WriteTransaction {
         guard table.schema.columnIndex(column.name) == nil else {
             throw invalid("\(table.schema.name) already has a column \(column.name)")
         }
-        let fill = fill ?? column.emptyValue
-        if table.count > 0 { try validate(fill, for: column) }
+        var fill = fill ?? column.emptyValue
+        if table.count > 0 {
+            fill = try validate(fill, for: column)
+            // Every existing object gets `fill`: an embedded object in it would get many owners.
+            try requireUnowned(Array(repeating: fill, count: min(table.count, 2)), for: column)
+        }
         try record(.addColumn(key, column, fill: fill))
     }
 

@@ -31,8 +31,8 @@ public final class GroupCommit: Sendable {
         state.withLockedValue { $0.written = max($0.written, version) }
     }
 
-    /// The error that poisoned the group, if a sync has failed.
-    public var failure: StrataError? { state.withLockedValue { $0.failure } }
+    /// The ``StrataError/Code/poisoned`` error every later commit gets, if a sync has failed.
+    public var failure: StrataError? { state.withLockedValue { $0.failure }.map(Self.poisoned(by:)) }
 
     /// How many syncs have run: with several writers it is smaller than the number of commits.
     public var syncCount: UInt64 { state.withLockedValue { $0.syncCount } }
