@@ -37,8 +37,9 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .target(name: "StrataQuery", dependencies: ["StrataEngine"], swiftSettings: strictSettings),
         .target(name: "StrataEventLoop", dependencies: ["CLibUV", "StrataSupport"], swiftSettings: strictSettings),
-        .target(name: "Strata", dependencies: ["StrataEngine", "StrataEventLoop"], swiftSettings: strictSettings),
+        .target(name: "Strata", dependencies: ["StrataEngine", "StrataQuery", "StrataEventLoop"], swiftSettings: strictSettings),
         .target(name: "RealmSwift", dependencies: ["Strata"], swiftSettings: strictSettings),
         .executableTarget(
             name: "StrataExample",
@@ -53,6 +54,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"], swiftSettings: strictSettings),
+        .testTarget(name: "StrataQueryTests", dependencies: ["StrataQuery"], swiftSettings: strictSettings),
         .testTarget(name: "StrataEngineTests", dependencies: ["StrataEngine"], swiftSettings: strictSettings),
         .testTarget(
             name: "StrataCrashTests",

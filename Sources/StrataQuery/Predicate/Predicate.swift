@@ -1,0 +1,200 @@
+import StrataEngine
+
+/// A filter over the objects of one table: the common output of the Realm Query Language parser
+/// and the type-safe `where { }` builder, evaluated against a snapshot.
+public indirect enum QueryPredicate: Hashable, Sendable {
+    /// `TRUEPREDICATE` (`true`) or `FALSEPREDICATE` (`false`).
+    case constant(Bool)
+    /// All of the predicates hold (`AND`, `&&`).
+    case and([QueryPredicate])
+    /// Any of the predicates holds (`OR`, `||`).
+    case or([QueryPredicate])
+    /// The predicate does not hold (`NOT`, `!`).
+    case not(QueryPredicate)
+    /// `left op right`. When `left` (or `right`) goes through a to-many relationship, the
+    /// quantifier says whether some (`ANY`, the default), every (`ALL`) or no (`NONE`) element
+    /// must match.
+    case comparison(Comparison)
+    /// `left BETWEEN {lower, upper}`: lower ≤ left ≤ upper.
+    case between(Operand, lower: Operand, upper: Operand, quantifier: Quantifier)
+    /// `left IN {a, b, …}` or `left IN $0` (a list argument).
+    case inList(Operand, Operand, quantifier: Quantifier)
+    /// `left GEOWITHIN shape`: the GeoJSON point at `left` lies in the shape.
+    case geoWithin(QueryKeyPath, GeoShape)
+}
+
+/// One comparison of a predicate.
+public struct Comparison: Hashable, Sendable {
+    /// The left side (usually a key path).
+    public var left: Operand
+    /// The operator.
+    public var op: ComparisonOperator
+    /// The right side (usually a value).
+    public var right: Operand
+    /// `[c]`, `[d]`, `[cd]` for string operators.
+    public var options: StringOptions
+    /// `ANY` (default), `ALL` or `NONE` for key paths through collections.
+    public var quantifier: Quantifier
+
+    /// Creates a comparison.
+    public init(_ left: Operand, _ op: ComparisonOperator, _ right: Operand,
+                options: StringOptions = [], quantifier: Quantifier = .any) {
+        self.left = left
+        self.op = op
+        self.right = right
+        self.options = options
+        self.quantifier = quantifier
+    }
+}
+
+/// A comparison operator of the Realm Query Language.
+public enum ComparisonOperator: String, Hashable, Sendable {
+    case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE"
+}
+
+/// How a comparison through a to-many key path combines its elements.
+public enum Quantifier: String, Hashable, Sendable {
+    case any = "ANY", all = "ALL", none = "NONE"
+}
+
+/// String comparison options: `[c]` and `[d]`.
+public struct StringOptions: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// `[c]`: ignore case.
+    public static let caseInsensitive = StringOptions(rawValue: 1)
+    /// `[d]`: ignore diacritics.
+    public static let diacriticInsensitive = StringOptions(rawValue: 2)
+}
+
+/// One side of a comparison.
+public indirect enum Operand: Hashable, Sendable {
+    /// A key path from the object being tested (or from a subquery variable).
+    case keyPath(QueryKeyPath)
+    /// A literal or a bound argument value.
+    case value(Value)
+    /// `$n`, bound to an argument before evaluation.
+    case argument(Int)
+    /// A list literal `{a, b, c}`.
+    case list([Operand])
+    /// `SUBQUERY(collection, $x, predicate).@count`: how many elements match.
+    case subqueryCount(collection: QueryKeyPath, variable: String, predicate: QueryPredicate)
+}
+
+/// A path from an object through its properties: `owner.address.city`, `dogs.@count`,
+/// `scores['math']`, `tags.@values`.
+public struct QueryKeyPath: Hashable, Sendable, CustomStringConvertible {
+    /// Where the path starts: the object being tested, or a subquery variable (`$x`).
+    public var variable: String?
+    /// The steps.
+    public var components: [KeyPathComponent]
+
+    /// Creates a key path.
+    public init(_ components: [KeyPathComponent], variable: String? = nil) {
+        self.components = components
+        self.variable = variable
+    }
+
+    /// A path of property names, e.g. `QueryKeyPath("owner.name")`.
+    public init(_ dotted: String) {
+        self.init(dotted.split(separator: ".").map { .property(String($0)) })
+    }
+
+    public var description: String {
+        (variable.map { [$0] } ?? []).joined() + components.map(\.description).joined(separator: ".")
+    }
+}
+
+/// One step of a key path.
+public enum KeyPathComponent: Hashable, Sendable, CustomStringConvertible {
+    /// A property (column) name; through links it continues in the target table.
+    case property(String)
+    /// `map['key']` / `map[$0]` on a dictionary.
+    case mapKey(String)
+    /// `@count` / `@size`: the number of elements of a collection or characters of a string/binary.
+    case count
+    /// `@sum`, `@avg`, `@min`, `@max` over a collection's elements.
+    case aggregate(AggregateKind)
+    /// `@keys` of a dictionary.
+    case keys
+    /// `@values` of a dictionary.
+    case values
+    /// `@type` of a mixed value.
+    case type
+
+    public var description: String {
+        switch self {
+        case .property(let name): name
+        case .mapKey(let key): "['\(key)']"
+        case .count: "@count"
+        case .aggregate(let kind): "@\(kind.rawValue)"
+        case .keys: "@keys"
+        case .values: "@values"
+        case .type: "@type"
+        }
+    }
+}
+
+/// An aggregate over a collection.
+public enum AggregateKind: String, Hashable, Sendable {
+    case sum, avg, min, max
+}
+
+/// How to order results: a key path and a direction.
+public struct SortKey: Hashable, Sendable {
+    /// The property path to sort by (through to-one links).
+    public var keyPath: QueryKeyPath
+    /// Whether smaller values come first.
+    public var ascending: Bool
+
+    /// Creates a sort key.
+    public init(_ keyPath: QueryKeyPath, ascending: Bool = true) {
+        self.keyPath = keyPath
+        self.ascending = ascending
+    }
+}
+
+/// A parsed query: the predicate plus the `SORT(…)`, `DISTINCT(…)` and `LIMIT(n)` suffixes.
+public struct ParsedQuery: Hashable, Sendable {
+    /// The filter.
+    public var predicate: QueryPredicate
+    /// `SORT(a ASC, b DESC)`, in order.
+    public var sort: [SortKey]
+    /// `DISTINCT(a, b)`.
+    public var distinct: [QueryKeyPath]
+    /// `LIMIT(n)`.
+    public var limit: Int?
+
+    /// Creates a query.
+    public init(predicate: QueryPredicate, sort: [SortKey] = [], distinct: [QueryKeyPath] = [], limit: Int? = nil) {
+        self.predicate = predicate
+        self.sort = sort
+        self.distinct = distinct
+        self.limit = limit
+    }
+}
+
+/// A region of the globe for `GEOWITHIN`, in degrees (longitude first, as GeoJSON).
+public enum GeoShape: Hashable, Sendable {
+    /// The box between two corners.
+    case box(bottomLeft: GeoCoordinate, topRight: GeoCoordinate)
+    /// A circle around a center; the radius in radians (distance over the earth's radius).
+    case circle(center: GeoCoordinate, radiusRadians: Double)
+    /// A polygon: an outer ring and holes, each ring closed (first point == last point).
+    case polygon(outer: [GeoCoordinate], holes: [[GeoCoordinate]])
+}
+
+/// A point on the globe.
+public struct GeoCoordinate: Hashable, Sendable {
+    /// Degrees of latitude, -90...90.
+    public var latitude: Double
+    /// Degrees of longitude, -180...180.
+    public var longitude: Double
+
+    /// Creates a point.
+    public init(latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
