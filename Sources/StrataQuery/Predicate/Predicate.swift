@@ -122,6 +122,9 @@ public enum KeyPathComponent: Hashable, Sendable, CustomStringConvertible {
     case values
     /// `@type` of a mixed value.
     case type
+    /// `@links.Class.property`: the objects of `Class` whose `property` links here (the
+    /// `LinkingObjects` of the model layer).
+    case backlinks(table: String, property: String)
 
     public var description: String {
         switch self {
@@ -132,6 +135,7 @@ public enum KeyPathComponent: Hashable, Sendable, CustomStringConvertible {
         case .keys: "@keys"
         case .values: "@values"
         case .type: "@type"
+        case .backlinks(let table, let property): "@links.\(table).\(property)"
         }
     }
 }

@@ -1,0 +1,118 @@
+import StrataEngine
+
+/// A predicate resolved against a schema, ready to test objects of one table.
+indirect enum CompiledPredicate: Sendable {
+    case constant(Bool)
+    case and([CompiledPredicate])
+    case or([CompiledPredicate])
+    case not(CompiledPredicate)
+    case compare(CompiledOperand, ComparisonOperator, CompiledOperand, StringOptions, Quantifier, typeTest: Bool)
+    case between(CompiledOperand, Value, Value, Quantifier)
+    case inList(CompiledOperand, [Value], Quantifier)
+    case geoWithin(CompiledPath, GeoShape)
+}
+
+/// One side of a compiled comparison.
+indirect enum CompiledOperand: Sendable {
+    case path(CompiledPath)
+    case value(Value)
+    case subqueryCount(collection: CompiledPath, variable: String, predicate: CompiledPredicate)
+
+    var path: CompiledPath? {
+        if case .path(let path) = self { return path }
+        return nil
+    }
+}
+
+extension PathCompiler {
+    /// Compiles a predicate over objects of `table`.
+    func compile(_ predicate: QueryPredicate, table: TableKey) throws(QueryError) -> CompiledPredicate {
+        switch predicate {
+        case .constant(let value):
+            return .constant(value)
+        case .and(let parts):
+            var compiled: [CompiledPredicate] = []
+            for part in parts { compiled.append(try compile(part, table: table)) }
+            return .and(compiled)
+        case .or(let parts):
+            var compiled: [CompiledPredicate] = []
+            for part in parts { compiled.append(try compile(part, table: table)) }
+            return .or(compiled)
+        case .not(let inner):
+            return .not(try compile(inner, table: table))
+        case .comparison(let comparison):
+            var left = try compile(comparison.left, table: table)
+            var right = try compile(comparison.right, table: table)
+            var op = comparison.op
+            if left.path == nil, right.path != nil, let mirrored = Self.mirror(op) {
+                swap(&left, &right)
+                op = mirrored
+            }
+            let typeTest = left.path?.steps.last == .type
+            return .compare(left, op, right, comparison.options, comparison.quantifier, typeTest: typeTest)
+        case .between(let operand, let lower, let upper, let quantifier):
+            guard case .value(let low) = try compile(lower, table: table),
+                  case .value(let high) = try compile(upper, table: table) else {
+                throw QueryError(position: 0, message: "BETWEEN needs two values")
+            }
+            return .between(try compile(operand, table: table), low, high, quantifier)
+        case .inList(let operand, let list, let quantifier):
+            let values: [Value]
+            switch list {
+            case .list(let elements):
+                var resolved: [Value] = []
+                for element in elements {
+                    guard case .value(let value) = try compile(element, table: table) else {
+                        throw QueryError(position: 0, message: "IN needs a list of values")
+                    }
+                    resolved.append(value)
+                }
+                values = resolved
+            case .value(.list(let elements)), .value(.set(let elements)):
+                values = elements
+            default:
+                throw QueryError(position: 0, message: "IN needs a list of values")
+            }
+            return .inList(try compile(operand, table: table), values, quantifier)
+        case .geoWithin(let path, let shape):
+            return .geoWithin(try compile(path, root: table), shape)
+        }
+    }
+
+    private func compile(_ operand: Operand, table: TableKey) throws(QueryError) -> CompiledOperand {
+        switch operand {
+        case .keyPath(let path): return .path(try compile(path, root: table))
+        case .value(let value): return .value(value)
+        case .argument(let index): throw QueryError(position: 0, message: "argument $\(index) was not bound")
+        case .list(let elements):
+            var values: [Value] = []
+            for element in elements {
+                guard case .value(let value) = try compile(element, table: table) else {
+                    throw QueryError(position: 0, message: "a list literal holds values only")
+                }
+                values.append(value)
+            }
+            return .value(.list(values))
+        case .subqueryCount(let collection, let variable, let predicate):
+            let compiledCollection = try compile(collection, root: table)
+            guard let elementTable = compiledCollection.targetTable, compiledCollection.isToMany else {
+                throw QueryError(position: 0, message: "SUBQUERY needs a collection of objects, not '\(collection)'")
+            }
+            var inner = self
+            inner.variables[variable] = elementTable
+            return .subqueryCount(collection: compiledCollection, variable: variable,
+                                  predicate: try inner.compile(predicate, table: elementTable))
+        }
+    }
+
+    private static func mirror(_ op: ComparisonOperator) -> ComparisonOperator? {
+        switch op {
+        case .equal, .notEqual: op
+        case .less: .greater
+        case .lessOrEqual: .greaterOrEqual
+        case .greater: .less
+        case .greaterOrEqual: .lessOrEqual
+        default: nil
+        }
+    }
+}

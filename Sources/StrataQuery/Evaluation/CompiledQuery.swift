@@ -1,0 +1,169 @@
+import StrataEngine
+
+/// A query compiled for one table of a snapshot's schema: filter, sort, distinct and limit.
+///
+/// Compile once per schema (column indices are fixed) and run it on any snapshot with that
+/// schema. Equality on a primary key or indexed property, alone or inside an `AND`, reads the
+/// index instead of scanning.
+public struct CompiledQuery: Sendable {
+    /// The table the query runs over.
+    public let table: TableKey
+    let predicate: CompiledPredicate
+    let sort: [(path: CompiledPath, ascending: Bool)]
+    let distinct: [CompiledPath]
+    let limit: Int?
+    /// An indexed column and the values to look up in it, when the predicate allows.
+    let indexLookup: (column: Int, values: [Value])?
+
+    /// Compiles `query` against the schema of `snapshot`.
+    ///
+    /// - Throws: ``QueryError`` for a property that does not exist ("Invalid property name:
+    ///   property 'x' not found in object of type 'Y'"), a sort or distinct through a collection,
+    ///   or a malformed `IN` / `BETWEEN` / `SUBQUERY`.
+    public init(_ query: ParsedQuery, snapshot: Snapshot, table: TableKey) throws(QueryError) {
+        guard let schema = snapshot.table(table)?.schema else {
+            throw QueryError(position: 0, message: "The table does not exist")
+        }
+        self.table = table
+        let compiler = PathCompiler(snapshot: snapshot)
+        predicate = try compiler.compile(query.predicate, table: table)
+        var sort: [(CompiledPath, Bool)] = []
+        for key in query.sort {
+            let path = try compiler.compile(key.keyPath, root: table)
+            guard !path.isToMany else {
+                throw QueryError(position: 0, message: "Cannot sort on key path '\(key.keyPath)': sorting is only "
+                                 + "supported on to-one key paths")
+            }
+            sort.append((path, key.ascending))
+        }
+        self.sort = sort
+        var distinct: [CompiledPath] = []
+        for keyPath in query.distinct {
+            let path = try compiler.compile(keyPath, root: table)
+            guard !path.isToMany, path.steps.allSatisfy({ if case .column = $0 { true } else { false } }) else {
+                throw QueryError(position: 0, message: "Cannot distinct on key path '\(keyPath)': only to-one "
+                                 + "properties can be used")
+            }
+            distinct.append(path)
+        }
+        self.distinct = distinct
+        if let limit = query.limit, limit < 0 { throw QueryError(position: 0, message: "LIMIT must not be negative") }
+        limit = query.limit
+        indexLookup = Self.indexLookup(in: predicate, schema: schema)
+    }
+
+    /// Whether the object `key` matches the filter.
+    ///
+    /// - Complexity: O(path length × log n) per key path.
+    public func matches(_ key: ObjectKey, in snapshot: Snapshot) -> Bool {
+        guard let row = snapshot.table(table)?.row(key) else { return false }
+        return PredicateEvaluator(snapshot: snapshot, root: table).matches(predicate, key: key, row: row)
+    }
+
+    /// The matching objects of `base` (in its order) or of the whole table (in key order), then
+    /// sorted, made distinct and limited.
+    ///
+    /// - Complexity: O(n) evaluations for a scan, O(log n + k) with an index; plus O(m log m) to
+    ///   sort m matches.
+    public func run(on snapshot: Snapshot, base: [ObjectKey]? = nil) -> [ObjectKey] {
+        guard let tableData = snapshot.table(table) else { return [] }
+        let evaluator = PredicateEvaluator(snapshot: snapshot, root: table)
+        var matches: [ObjectKey] = []
+        if let base {
+            for key in base where tableData.row(key).map({ evaluator.matches(predicate, key: key, row: $0) }) == true {
+                matches.append(key)
+            }
+        } else if let lookup = indexLookup {
+            var candidates = Set<ObjectKey>()
+            for value in lookup.values { candidates.formUnion(tableData.objects(where: lookup.column, equals: value)) }
+            for key in candidates.sorted() where evaluator.matches(predicate, key: key, row: tableData.row(key)) {
+                matches.append(key)
+            }
+        } else if case .constant(true) = predicate {
+            matches = tableData.objectKeys
+        } else {
+            tableData.forEachObject { key, row in
+                if evaluator.matches(predicate, key: key, row: row) { matches.append(key) }
+            }
+        }
+        return order(matches, snapshot: snapshot, evaluator: evaluator)
+    }
+
+    /// The number of matches (without sorting when nothing but the count is needed).
+    public func count(on snapshot: Snapshot, base: [ObjectKey]? = nil) -> Int {
+        guard distinct.isEmpty, limit == nil, base == nil, indexLookup == nil,
+              let tableData = snapshot.table(table) else { return run(on: snapshot, base: base).count }
+        if case .constant(true) = predicate { return tableData.count }
+        let evaluator = PredicateEvaluator(snapshot: snapshot, root: table)
+        var count = 0
+        tableData.forEachObject { key, row in
+            if evaluator.matches(predicate, key: key, row: row) { count += 1 }
+        }
+        return count
+    }
+
+    private func order(_ keys: [ObjectKey], snapshot: Snapshot, evaluator: PredicateEvaluator) -> [ObjectKey] {
+        var keys = keys
+        if !sort.isEmpty {
+            let sortValues = keys.map { key in sort.map { evaluator.value(of: $0.path, key: key) } }
+            let order = keys.indices.sorted { a, b in
+                for (index, key) in sort.enumerated() {
+                    let comparison = sortValues[a][index].compare(sortValues[b][index])
+                    if comparison != 0 { return key.ascending ? comparison < 0 : comparison > 0 }
+                }
+                return a < b
+            }
+            keys = order.map { keys[$0] }
+        }
+        if !distinct.isEmpty {
+            var seen = Set<[Value]>()
+            keys = keys.filter { key in
+                let values = distinct.map { evaluator.value(of: $0, key: key) }
+                return seen.insert(values).inserted
+            }
+        }
+        if let limit, keys.count > limit { keys.removeLast(keys.count - limit) }
+        return keys
+    }
+
+    /// The values `path` (a property of the root table) takes over `keys`, for aggregates.
+    public func values(ofProperty column: Int, keys: [ObjectKey], in snapshot: Snapshot) -> [Value] {
+        guard let tableData = snapshot.table(table) else { return [] }
+        return keys.compactMap { tableData.value(of: $0, column: column) }
+    }
+
+    private static func indexLookup(in predicate: CompiledPredicate, schema: TableSchema) -> (column: Int, values: [Value])? {
+        func indexed(_ column: Int) -> Bool {
+            column == schema.primaryKeyIndex || schema.columns[column].isIndexed
+        }
+        /// The index holds values exactly as stored: only a value of the column's own kind (or
+        /// null) can be looked up; `age == 3.0` on an int column must scan.
+        func exact(_ value: Value, _ column: Int) -> Bool {
+            switch (schema.columns[column].type, value) {
+            case (_, .null), (.int, .int), (.bool, .bool), (.string, .string), (.objectId, .objectId),
+                 (.uuid, .uuid), (.timestamp, .timestamp): return true
+            default: return false
+            }
+        }
+        switch predicate {
+        case .compare(.path(let path), .equal, .value(let value), let options, _, false):
+            guard options.isEmpty, let column = path.rootColumn, indexed(column), exact(value, column) else { return nil }
+            return (column, [value])
+        case .inList(.path(let path), let values, _):
+            guard let column = path.rootColumn, indexed(column), values.allSatisfy({ exact($0, column) }) else { return nil }
+            return (column, values)
+        case .and(let parts):
+            return parts.lazy.compactMap { indexLookup(in: $0, schema: schema) }.first
+        default:
+            return nil
+        }
+    }
+}
+
+extension PredicateEvaluator {
+    /// The single value a to-one path has for an object (for sorting and distinct); null when a
+    /// link on the way is null.
+    func value(of path: CompiledPath, key: ObjectKey) -> Value {
+        pathValues(path, key: key).first ?? .null
+    }
+}
