@@ -13,7 +13,6 @@ import StrataSupport
 struct StorageFaultsTests {
     @Test("failNextSyncs makes the next sync of a matching file fail with EIO, once per armed count")
     func syncFails() throws {
-        defer { StorageFaults.shared.reset() }
         try withTemporaryDirectory { directory in
             let path = directory + "/data"
             let file = try POSIXFile(path: path, mode: .truncate)
@@ -33,20 +32,18 @@ struct StorageFaultsTests {
 
     @Test("A fault armed for another path leaves this file's sync alone, and reset disarms faults")
     func otherPathsAndReset() throws {
-        defer { StorageFaults.shared.reset() }
         try withTemporaryDirectory { directory in
             let file = try POSIXFile(path: directory + "/data", mode: .truncate)
             StorageFaults.shared.failNextSyncs(matching: directory + "/other")
             try file.sync()
             StorageFaults.shared.failNextSyncs(matching: directory + "/data")
-            StorageFaults.shared.reset()
+            StorageFaults.shared.reset(matching: directory + "/data")
             try file.sync()
         }
     }
 
     @Test("A failed commit-log sync poisons the group commit with the segment's path")
     func commitLogSyncPoisonsGroup() throws {
-        defer { StorageFaults.shared.reset() }
         try withTemporaryDirectory { directory in
             let store = storePath(in: directory)
             let segment = LogSegment.path(storePath: store, sequence: 1)
@@ -82,7 +79,6 @@ struct StorageFaultsTests {
 
     @Test("A failed sync while writing a checkpoint throws fileAccess and leaves the previous checkpoint in place")
     func checkpointWriteFailure() throws {
-        defer { StorageFaults.shared.reset() }
         try withTemporaryDirectory { directory in
             let path = directory + "/store.checkpoint"
             try CheckpointFile.write(path: path, version: 1, payload: [1, 1, 1])
@@ -100,7 +96,6 @@ struct StorageFaultsTests {
 
     @Test("Opening a new log whose first segment cannot be synced throws fileAccess")
     func segmentCreationFailure() throws {
-        defer { StorageFaults.shared.reset() }
         try withTemporaryDirectory { directory in
             let store = storePath(in: directory)
             StorageFaults.shared.failNextSyncs(matching: LogSegment.path(storePath: store, sequence: 1))

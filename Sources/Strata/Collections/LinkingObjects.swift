@@ -42,8 +42,11 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     }
 
     /// The linking objects' keys, ascending, each once.
-    private var links: [ObjectKey] {
-        guard let location, let origin = originTable, let property = origin.classInfo.propertyIndex[propertyName],
+    private var links: [ObjectKey] { keys(originTable: originTable) }
+
+    /// The linking objects' keys in `origin`, ascending, each once.
+    func keys(originTable origin: TableInfo?) -> [ObjectKey] {
+        guard let location, let origin, let property = origin.classInfo.propertyIndex[propertyName],
               let target = location.realm.readSnapshot.table(location.table) else { return [] }
         let originColumn = origin.columns[property]
         var seen = Set<ObjectKey>()

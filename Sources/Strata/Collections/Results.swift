@@ -1,62 +1,233 @@
 import Foundation
 import StrataEngine
+import StrataQuery
 
-/// The objects of a type in a Realm, as Realm Swift's `Results`: lazy (nothing is read until
-/// it is used) and live (it always shows the Realm's current version).
+/// The objects of a query, as Realm Swift's `Results`: lazy (nothing is evaluated until it is
+/// read) and live (it always shows the Realm's current version, re-evaluated only when that
+/// version changed).
 ///
-/// This is the collection `realm.objects(T.self)` returns. Filtering, sorting and
-/// notifications come with the query engine; today it is every object of the type, in
-/// creation order.
-public struct Results<Element: RealmCollectionValue>: RandomAccessCollection, CustomStringConvertible {
+/// ```swift
+/// let puppies = realm.objects(Dog.self)
+///     .where { $0.age < 2 && $0.name.starts(with: "R") }
+///     .sorted(byKeyPath: "name")
+/// let same = realm.objects(Dog.self).filter("age < $0 AND name BEGINSWITH $1 SORT(name ASC)", 2, "R")
+/// ```
+public struct Results<Element: RealmCollectionValue>: RealmCollection, CustomStringConvertible {
+    let owner: Realm
+    let source: ResultsSource
+    let query: ParsedQuery
+    private let cache = ResultsCache()
+
+    init(realm: Realm, source: ResultsSource, query: ParsedQuery = ParsedQuery(predicate: .constant(true))) {
+        owner = realm
+        self.source = source
+        self.query = query
+    }
+
     /// The Realm the results read.
-    public let realm: Realm?
-    private let table: () -> TableInfo?
-    private let make: (TableInfo, ObjectKey) -> Element
-
-    init(realm: Realm, table: @escaping () -> TableInfo?, make: @escaping (TableInfo, ObjectKey) -> Element) {
-        self.realm = realm
-        self.table = table
-        self.make = make
-    }
-
-    private var current: (TableInfo, Table)? {
-        guard let realm, let info = table() else { return nil }
-        realm.verifyThread()
-        guard let table = realm.readSnapshot.table(info.key) else { return nil }
-        return (info, table)
-    }
+    public var realm: Realm? { owner }
 
     /// Whether the Realm was invalidated.
-    public var isInvalidated: Bool { realm?.isInvalidated ?? false }
+    public var isInvalidated: Bool { owner.isInvalidated }
+
+    /// The rows at the Realm's current version, evaluated at most once per version.
+    var rows: ResultsRows {
+        owner.verifyThread()
+        let generation = owner.readGeneration
+        if let cached = cache.rows, cache.generation == generation { return cached }
+        let rows = source.evaluate(query, in: owner)
+        cache.rows = rows
+        cache.generation = generation
+        return rows
+    }
 
     public var startIndex: Int { 0 }
 
-    /// The number of objects.
+    /// The number of elements.
     ///
-    /// - Complexity: O(1).
-    public var endIndex: Int { current?.1.count ?? 0 }
+    /// - Complexity: O(1) for all objects of a type, otherwise O(n) for the first read after a
+    ///   change (the query runs), O(1) after.
+    public var endIndex: Int {
+        if case .table = source, case .constant(true) = query.predicate, query.limit == nil, query.distinct.isEmpty {
+            return owner.readSnapshot.table(named: source.className ?? "")?.count ?? 0
+        }
+        return rows.count
+    }
 
-    /// The object at `position`, in creation order.
+    /// The element at `position`.
     ///
     /// - Complexity: O(log n).
     public subscript(position: Int) -> Element {
-        guard let (info, table) = current, position >= 0, position < table.count else {
-            preconditionFailure("Index \(position) is out of bounds (must be less than \(endIndex)).")
-        }
-        return make(info, table.object(at: position))
+        let rows = self.rows
+        precondition(position >= 0 && position < rows.count,
+                     "Index \(position) is out of bounds (must be less than \(rows.count)).")
+        return rows.element(at: position, as: Element.self, realm: owner)
     }
 
-    public var description: String { "Results<\(Element.self)> (\(count) objects)" }
+    public var description: String { "Results<\(Element.self)> (\(count) elements)" }
+
+    public static func == (lhs: Results, rhs: Results) -> Bool {
+        lhs.owner.state === rhs.owner.state && lhs.source == rhs.source && lhs.query == rhs.query
+    }
+
+    /// The same results with another query.
+    func with(_ change: (inout ParsedQuery) -> Void) -> Results {
+        var query = self.query
+        change(&query)
+        return Results(realm: owner, source: source, query: query)
+    }
+}
+
+/// Where the elements of a `Results` come from.
+enum ResultsSource: Equatable {
+    /// Every object of a class.
+    case table(className: String)
+    /// The objects or values of a collection property (a list, set, map's values or linking
+    /// objects), in the collection's order.
+    case collection(CollectionBase)
+
+    var className: String? {
+        if case .table(let name) = self { return name }
+        return nil
+    }
+
+    func evaluate(_ query: ParsedQuery, in realm: Realm) -> ResultsRows {
+        let snapshot = realm.readSnapshot
+        switch self {
+        case .table(let className):
+            guard let table = snapshot.table(named: className) else { return .objects([]) }
+            return .objects(run(query, table: table.key, base: nil, snapshot: snapshot))
+        case .collection(let base):
+            switch base.elements(realm) {
+            case .objects(let table, let keys):
+                guard let table else { return .objects([]) }
+                return .objects(run(query, table: table, base: keys, snapshot: snapshot))
+            case .values(let values):
+                return .values(PrimitiveQuery.run(query, values: values))
+            }
+        }
+    }
+
+    private func run(_ query: ParsedQuery, table: TableKey, base: [ObjectKey]?, snapshot: Snapshot) -> [ObjectKey] {
+        do {
+            return try CompiledQuery(query, snapshot: snapshot, table: table).run(on: snapshot, base: base)
+        } catch {
+            preconditionFailure("\(error)")
+        }
+    }
+}
+
+/// The evaluated elements of a `Results`.
+enum ResultsRows {
+    case objects([ObjectKey])
+    case values([StrataEngine.Value])
+
+    var count: Int {
+        switch self {
+        case .objects(let keys): keys.count
+        case .values(let values): values.count
+        }
+    }
+
+    func element<Element: RealmCollectionValue>(at position: Int, as type: Element.Type, realm: Realm) -> Element {
+        switch self {
+        case .objects(let keys):
+            guard let objectType = Element.self as? ObjectBase.Type,
+                  let table = realm.tableInfo(for: ClassInfo.known(objectType)) else {
+                preconditionFailure("Results of \(Element.self) hold objects")
+            }
+            return realm.accessor(objectType, table: table, key: keys[position]) as! Element
+        case .values(let values):
+            let context = _ReadContext(realm: realm, table: TableKey(0), object: ObjectKey(0), column: -1)
+            return Element._rlmFromStored(values[position], context)
+        }
+    }
+}
+
+/// The cached rows of a `Results` and the read generation they were evaluated at.
+final class ResultsCache {
+    var rows: ResultsRows?
+    var generation: Realm.ReadGeneration?
+}
+
+/// A managed collection property a `Results` can be built on.
+struct CollectionBase: Equatable {
+    let location: CollectionLocation
+    /// The class of linked objects, nil for primitive elements.
+    let objectClass: ObjectBase.Type?
+    /// For linking objects: the origin class and property.
+    let backlinks: (origin: ObjectBase.Type, property: String)?
+
+    static func == (lhs: CollectionBase, rhs: CollectionBase) -> Bool {
+        lhs.location.propertyPath == rhs.location.propertyPath && lhs.location.path == rhs.location.path
+            && lhs.backlinks?.property == rhs.backlinks?.property
+    }
+
+    enum Elements {
+        case objects(TableKey?, [ObjectKey])
+        case values([StrataEngine.Value])
+    }
+
+    func elements(_ realm: Realm) -> Elements {
+        if let backlinks {
+            let origin = realm.tableInfo(for: ClassInfo.known(backlinks.origin))
+            let linking = LinkingObjects<ObjectBase>(propertyName: backlinks.property, location: location)
+            return .objects(origin?.key, linking.keys(originTable: origin))
+        }
+        guard location.exists else { return .values([]) }
+        let stored: [StrataEngine.Value]
+        switch location.value {
+        case .list(let elements), .set(let elements): stored = elements
+        case .dictionary(let map): stored = map.values
+        default: stored = []
+        }
+        guard let objectClass else { return .values(stored) }
+        let table = realm.tableInfo(for: ClassInfo.known(objectClass))?.key
+        return .objects(table, stored.compactMap { $0.link?.key })
+    }
+}
+
+/// Sorting and de-duplicating collections of primitive values.
+enum PrimitiveQuery {
+    static func run(_ query: ParsedQuery, values: [StrataEngine.Value]) -> [StrataEngine.Value] {
+        var values = values
+        if let first = query.sort.first, first.keyPath.components.isEmpty || first.keyPath.description == "self" {
+            values = values.enumerated().sorted { a, b in
+                let order = a.element.compare(b.element)
+                return order != 0 ? (first.ascending ? order < 0 : order > 0) : a.offset < b.offset
+            }.map(\.element)
+        }
+        if !query.distinct.isEmpty {
+            var seen = Set<StrataEngine.Value>()
+            values = values.filter { seen.insert($0).inserted }
+        }
+        if let limit = query.limit, values.count > limit { values.removeLast(values.count - limit) }
+        return values
+    }
 }
 
 extension Realm {
+    /// Identifies what a Realm reads: changes after every commit, refresh and write instruction.
+    struct ReadGeneration: Hashable {
+        let version: UInt64
+        let transaction: ObjectIdentifier?
+        let instructions: Int
+    }
+
+    var readGeneration: ReadGeneration {
+        if let transaction {
+            return ReadGeneration(version: transaction.baseVersion, transaction: ObjectIdentifier(transaction),
+                                  instructions: transaction.instructions.count)
+        }
+        return ReadGeneration(version: readSnapshot.version, transaction: nil, instructions: 0)
+    }
+
     /// Every object of `type` in the Realm, live.
     public func objects<Element: Object>(_ type: Element.Type) -> Results<Element> {
         verifyThread()
         let info = ClassInfo.known(type)
-        return Results(realm: self, table: { [unowned self] in tableInfo(for: info) }) { [unowned self] table, key in
-            accessor(Element.self, table: table, key: key)
-        }
+        _ = tableInfo(for: info)
+        return Results(realm: self, source: .table(className: info.className))
     }
 
     /// The object of `type` whose primary key is `key`, or nil; `nil` is a valid key for an
@@ -72,16 +243,13 @@ extension Realm {
         guard let table = tableInfo(for: info) else { return nil }
         let property = info.properties[primaryKey]
         let context = _WriteContext(realm: self, update: .error)
-        let anyKey: Any = Self.unwrapped(key)
-        guard let stored = ObjectHandle.stored(anyKey, as: property.accessor.valueType, context) else {
+        guard let stored = ObjectHandle.stored(Self.unwrapped(key), as: property.accessor.valueType, context) else {
             preconditionFailure("Invalid value '\(key)' of type '\(KeyType.self)' for '\(info.className)' primary key")
         }
         guard let object = readSnapshot.table(table.key)?.object(forPrimaryKey: stored) else { return nil }
         return accessor(type, table: table, key: object)
     }
-}
 
-extension Realm {
     /// `value`, with an optional's `nil` as `NSNull` so loose conversion sees a null.
     static func unwrapped(_ value: Any) -> Any {
         if let optional = value as? any OptionalProtocol, optional.isNone { return NSNull() }

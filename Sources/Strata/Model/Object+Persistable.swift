@@ -8,6 +8,8 @@ extension Object: _PersistableInsideOptional {
 
     public static func _rlmDefaultValue() -> Self { Self() }
 
+    public static func _rlmTracePlaceholder(_ tracer: KeyPathTracer) -> Self? { tracer.tracedObject(Self.self) }
+
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self {
         guard case .link(let link) = value, let object = context.realm.accessor(for: link, as: Self.self) else {
             return Self()
@@ -41,6 +43,8 @@ extension EmbeddedObject: _PersistableInsideOptional {
     public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.link, isOptional: true, objectType: self) }
 
     public static func _rlmDefaultValue() -> Self { Self() }
+
+    public static func _rlmTracePlaceholder(_ tracer: KeyPathTracer) -> Self? { tracer.tracedObject(Self.self) }
 
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self {
         guard case .link(let link) = value, let object = context.realm.accessor(for: link, as: Self.self) else {

@@ -9,6 +9,8 @@ import StrataEngine
 open class ObjectBase: CustomStringConvertible {
     /// Where a managed object lives; nil while unmanaged.
     var handle: ObjectHandle?
+    /// Set on the throwaway instances that turn Swift key paths into property names.
+    var tracer: KeyPathTracer?
 
     /// Creates an unmanaged object with default property values.
     public required init() {}

@@ -199,6 +199,10 @@ extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
     public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value {
         map { $0._rlmToStored(context) } ?? .null
     }
+    public static func _rlmTracePlaceholder(_ tracer: KeyPathTracer) -> Wrapped?? {
+        Wrapped._rlmTracePlaceholder(tracer).map { .some($0) }
+    }
+
     public static func _rlmFromAny(_ value: Any) -> Wrapped?? {
         if value is NSNull { return .some(nil) }
         if let optional = value as? Wrapped? { return .some(optional) }

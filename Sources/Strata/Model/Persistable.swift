@@ -71,6 +71,9 @@ public protocol _Persistable {
     /// Like `_rlmFromStored`, but nil when the stored value does not convert (an enum raw value
     /// with no case, a failable custom type): an optional property then reads nil.
     static func _rlmFromStoredIfValid(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self?
+    /// While a key path is traced, the value a property read returns so the path can go on (a
+    /// traced object for links); nil to return the instance's own default.
+    static func _rlmTracePlaceholder(_ tracer: KeyPathTracer) -> Self?
 }
 
 /// A `_Persistable` type that can be the wrapped type of an optional property.
@@ -90,4 +93,6 @@ extension _Persistable {
     public static func _rlmFromStoredIfValid(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self? {
         _rlmFromStored(value, context)
     }
+
+    public static func _rlmTracePlaceholder(_ tracer: KeyPathTracer) -> Self? { nil }
 }

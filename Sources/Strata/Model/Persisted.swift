@@ -74,6 +74,14 @@ public struct Persisted<Value: _Persistable> {
                 }
                 return handle.read(property: property, as: Value.self)
             }
+            if let tracer = object.tracer {
+                let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+                let offset = withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) {
+                    UnsafeMutableRawPointer($0) - base
+                }
+                tracer.record(offset: offset, in: type(of: object))
+                return Value._rlmTracePlaceholder(tracer) ?? object[keyPath: storageKeyPath].unmanagedValue()
+            }
             return object[keyPath: storageKeyPath].unmanagedValue()
         }
         set {

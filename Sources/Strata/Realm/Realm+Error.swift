@@ -87,6 +87,9 @@ extension Realm {
         public static let readOnly = Code("readOnly", 16)
         /// The number of pinned versions exceeded `maximumNumberOfActiveVersions`.
         public static let tooManyActiveVersions = Code("tooManyActiveVersions", 17)
+        /// A query string is malformed or names a property that does not exist; the message
+        /// says where and what was expected.
+        public static let invalidQuery = Code("invalidQuery", 19)
         /// The operation is not allowed in the current state (e.g. nested `beginWrite`).
         public static let wrongTransactionState = Code("wrongTransactionState", 18)
 

@@ -31,7 +31,14 @@ public final class Store: @unchecked Sendable {
     let files: StoreFiles?
     let groupCommit: GroupCommit?
     let state: LockedValueBox<PublishedState>
-    private let writeGate = LockedValueBox(false)
+    /// A ticket lock: writers (and checkpoints) get the write transaction in arrival order, so a
+    /// busy writer loop cannot starve a checkpoint.
+    private let writeGate = LockedValueBox(WriteGateState())
+
+    struct WriteGateState {
+        var nextTicket: UInt64 = 0
+        var nowServing: UInt64 = 0
+    }
     var writerHead: Snapshot
 
     struct PublishedState {
@@ -191,12 +198,16 @@ public final class Store: @unchecked Sendable {
     }
 
     func acquireWriteGate() {
-        writeGate.wait(until: { !$0 }) { $0 = true }
+        let ticket = writeGate.withLockedValue { gate -> UInt64 in
+            defer { gate.nextTicket += 1 }
+            return gate.nextTicket
+        }
+        writeGate.wait(until: { $0.nowServing == ticket }) { _ in }
     }
 
-    /// Releases the write gate (commit or cancel).
+    /// Releases the write gate (commit or cancel) to the next ticket.
     func endWrite() {
-        writeGate.withLockedValue { $0 = false }
+        writeGate.withLockedValue { $0.nowServing += 1 }
         writeGate.broadcast()
     }
 }

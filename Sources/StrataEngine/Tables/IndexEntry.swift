@@ -9,8 +9,10 @@ struct IndexEntry: Comparable, Sendable {
         return order != 0 ? order < 0 : lhs.object < rhs.object
     }
 
+    /// Equal in the index's own order, so that a NaN (which is not `==` to itself) can still be
+    /// found and removed.
     static func == (lhs: IndexEntry, rhs: IndexEntry) -> Bool {
-        lhs.object == rhs.object && lhs.value == rhs.value
+        lhs.object == rhs.object && lhs.value.compare(rhs.value) == 0
     }
 }
 

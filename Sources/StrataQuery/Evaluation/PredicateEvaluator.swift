@@ -152,8 +152,15 @@ struct PredicateEvaluator {
                     }
                 }
             case .mapKey(let mapKey):
-                for case .value(.dictionary(let map)) in current {
-                    let value = map[mapKey] ?? .null
+                for case .value(let collection) in current {
+                    let value: Value
+                    switch collection {
+                    case .dictionary(let map): value = map[mapKey] ?? .null
+                    case .list(let elements):
+                        guard let index = Int(mapKey), elements.indices.contains(index) else { continue }
+                        value = elements[index]
+                    default: continue
+                    }
                     next.append(value.link != nil ? makeItem(for: value, isLink: true) : .value(value))
                 }
             case .keys:

@@ -1,15 +1,32 @@
-/// A query that cannot be parsed or does not fit the schema: where and what was expected.
+import StrataEngine
+
+/// A value bound to a `$n` placeholder of a Realm Query Language query.
+public enum QueryArgument: Sendable, Hashable {
+    /// A value: a scalar, or a `.list` for `IN $n`, or a `.string` for `map[$n]`.
+    case value(Value)
+    /// A region for `GEOWITHIN $n`.
+    case geo(GeoShape)
+}
+
+/// Why a query did not parse: where, and what was expected or found there.
 public struct QueryError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The 0-based character offset in the query text (0 for errors found against the schema).
+    /// The 0-based offset, in Unicode scalars, of the offending token in the query text.
     public let position: Int
-    /// What was expected or found, e.g. "expected a value after '==' at position 9".
+    /// What was expected or found, ending with the position, e.g.
+    /// "expected a value after '==' but found the end of the query at position 9".
     public let message: String
 
-    /// Creates an error.
+    /// Creates an error whose message is `problem` followed by " at position `position`".
+    public init(position: Int, problem: String) {
+        self.position = position
+        self.message = "\(problem) at position \(position)"
+    }
+
+    /// Creates an error with a message used as given.
     public init(position: Int, message: String) {
         self.position = position
         self.message = message
     }
 
-    public var description: String { message }
+    public var description: String { "invalid query: \(message)" }
 }

@@ -14,9 +14,9 @@ package final class StorageFaults: Sendable {
         armed.withLockedValue { $0[pathFragment, default: 0] += count }
     }
 
-    /// Removes every armed fault.
-    package func reset() {
-        armed.withLockedValue { $0.removeAll() }
+    /// Removes the faults armed for `pathFragment`, leaving other tests' faults alone.
+    package func reset(matching pathFragment: String) {
+        armed.withLockedValue { $0[pathFragment] = nil }
     }
 
     func consumeSyncFailure(path: String) -> Bool {

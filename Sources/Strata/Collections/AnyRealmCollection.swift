@@ -1,0 +1,32 @@
+/// Any Realm collection of `Element`, type-erased, as Realm Swift's `AnyRealmCollection`.
+///
+/// ```swift
+/// let dogs: AnyRealmCollection<Dog> = condition ? AnyRealmCollection(person.dogs)
+///                                               : AnyRealmCollection(realm.objects(Dog.self))
+/// ```
+public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection {
+    private let count: () -> Int
+    private let element: (Int) -> Element
+    private let owner: () -> Realm?
+    private let invalidated: () -> Bool
+    private let results: () -> Results<Element>
+    private let describe: () -> String
+
+    /// Wraps `base`.
+    public init<C: RealmCollection>(_ base: C) where C.Element == Element {
+        count = { base.count }
+        element = { base[$0] }
+        owner = { base.realm }
+        invalidated = { base.isInvalidated }
+        results = { base._asResults }
+        describe = { base.description }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count() }
+    public subscript(position: Int) -> Element { element(position) }
+    public var realm: Realm? { owner() }
+    public var isInvalidated: Bool { invalidated() }
+    public var _asResults: Results<Element> { results() }
+    public var description: String { describe() }
+}

@@ -1,0 +1,73 @@
+import StrataEngine
+
+extension List: RealmCollection {
+    /// The list as a query over its elements, in list order (empty while unmanaged).
+    public var _asResults: Results<Element> { Results(collectionOf: self, location: location) }
+}
+
+extension MutableSet: RealmCollection {
+    /// The set as a query over its elements.
+    public var _asResults: Results<Element> { Results(collectionOf: self, location: location) }
+}
+
+extension LinkingObjects: RealmCollection where Element: RealmCollectionValue {
+    /// The linking objects as a query over them.
+    public var _asResults: Results<Element> {
+        guard let location else { preconditionFailure("Unmanaged LinkingObjects cannot be queried") }
+        let base = CollectionBase(location: location, objectClass: Element.self, backlinks: (Element.self, propertyName))
+        return Results(realm: location.realm, source: .collection(base))
+    }
+}
+
+extension Results {
+    /// Results over a managed collection property; traps for an unmanaged one, as Realm Swift
+    /// does (only managed collections can be queried).
+    init<C>(collectionOf collection: C, location: CollectionLocation?) {
+        guard let location else {
+            preconditionFailure("This method may only be called on RLMArray instances retrieved from an RLMRealm")
+        }
+        let objectClass = Element.self as? ObjectBase.Type
+        self.init(realm: location.realm, source: .collection(CollectionBase(location: location, objectClass: objectClass,
+                                                                             backlinks: nil)))
+    }
+}
+
+/// The operations of Realm's keyed collection (`Map`), as Realm Swift's `RealmKeyedCollection`:
+/// queries over the values.
+public protocol RealmKeyedCollection: Sequence {
+    associatedtype Key: _MapKey
+    associatedtype Value: RealmCollectionValue
+    /// The Realm managing the collection, or nil while unmanaged.
+    var realm: Realm? { get }
+    /// The number of entries.
+    var count: Int { get }
+    /// The values as a query, in key order.
+    var _valuesAsResults: Results<Value> { get }
+}
+
+extension Map: RealmKeyedCollection {
+    public var _valuesAsResults: Results<Value> { Results(collectionOf: self, location: location) }
+}
+
+extension RealmKeyedCollection {
+    /// The values matching a Realm Query Language predicate.
+    public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Value> {
+        do {
+            return try _valuesAsResults.filter(validating: predicateFormat, args)
+        } catch {
+            preconditionFailure("Invalid query \"\(predicateFormat)\": \(error)")
+        }
+    }
+
+    /// The values sorted by a property.
+    public func sorted(byKeyPath keyPath: String, ascending: Bool = true) -> Results<Value> {
+        _valuesAsResults.sorted(byKeyPath: keyPath, ascending: ascending)
+    }
+}
+
+extension RealmKeyedCollection where Value: ObjectBase {
+    /// The values matching a type-safe query.
+    public func `where`(_ isIncluded: (Query<Value>) -> Query<Bool>) -> Results<Value> {
+        _valuesAsResults.where(isIncluded)
+    }
+}

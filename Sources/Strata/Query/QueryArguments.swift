@@ -1,0 +1,108 @@
+import Foundation
+import StrataEngine
+import StrataQuery
+
+/// Converts Swift values given to queries (`filter("age > $0", 3)`, `$0.name == "Rex"`) into
+/// the query layer's values.
+enum QueryArguments {
+    /// A `$n` argument of a query string.
+    static func argument(_ value: Any) -> QueryArgument {
+        switch value {
+        case let box as GeoBox: return .geo(box.shape)
+        case let circle as GeoCircle: return .geo(circle.shape)
+        case let polygon as GeoPolygon: return .geo(polygon.shape)
+        default: return .value(stored(value))
+        }
+    }
+
+    /// The stored form of a loosely typed value; objects must be managed (an unmanaged object
+    /// matches nothing).
+    static func stored(_ value: Any) -> StrataEngine.Value {
+        switch Realm.unwrapped(value) {
+        case is NSNull: return .null
+        case let flag as Bool: return .bool(flag)
+        case let number as Int: return .int(Int64(number))
+        case let number as Int8: return .int(Int64(number))
+        case let number as Int16: return .int(Int64(number))
+        case let number as Int32: return .int(Int64(number))
+        case let number as Int64: return .int(number)
+        case let number as Float: return .float(number)
+        case let number as Double: return .double(number)
+        case let string as String: return .string(string)
+        case let data as Data: return .binary(Array(data))
+        case let date as Date: return .timestamp(Timestamp(date))
+        case let uuid as UUID: return .uuid(UUIDBits(uuid))
+        case let id as ObjectId: return .objectId(id.bits)
+        case let decimal as Decimal128: return .decimal128(decimal.bits)
+        case let object as ObjectBase:
+            guard let handle = object.handle else { return .link(ObjectLink(table: TableKey(.max), key: ObjectKey(-1))) }
+            return .link(ObjectLink(table: handle.table.key, key: handle.key))
+        case let mixed as AnyRealmValue:
+            if case .object(let object) = mixed { return stored(object) }
+            return mixed._rlmToStoredDetached()
+        case let array as [Any]: return .list(array.map(stored))
+        case let set as Set<AnyHashable>: return .list(set.map { stored($0.base) })
+        case let custom as any _CustomPersistable: return stored(custom.persistableValue)
+        case let raw as any RawRepresentable: return stored(raw.rawValue)
+        default: return .string("\(value)")
+        }
+    }
+
+    /// `a AND b`, dropping `TRUEPREDICATE`s.
+    static func conjoin(_ a: QueryPredicate, _ b: QueryPredicate) -> QueryPredicate {
+        switch (a, b) {
+        case (.constant(true), _): return b
+        case (_, .constant(true)): return a
+        case (.and(let left), .and(let right)): return .and(left + right)
+        case (.and(let left), _): return .and(left + [b])
+        case (_, .and(let right)): return .and([a] + right)
+        default: return .and([a, b])
+        }
+    }
+
+    /// An aggregate result in the stored kind of `T` (e.g. an int sum read as `Double`).
+    static func convert<T: _Persistable>(_ value: StrataEngine.Value, to type: T.Type) -> StrataEngine.Value {
+        let number = ValueNumber.double(value)
+        switch T._rlmColumn.type {
+        case .int: return number.map { .int(Int64($0.rounded(.towardZero))) } ?? value
+        case .double: return number.map { .double($0) } ?? value
+        case .float: return number.map { .float(Float($0)) } ?? value
+        default: return value
+        }
+    }
+}
+
+/// Numbers of stored values, for conversions.
+enum ValueNumber {
+    static func double(_ value: StrataEngine.Value) -> Double? {
+        switch value {
+        case .int(let n): Double(n)
+        case .float(let n): Double(n)
+        case .double(let n): n
+        case .decimal128(let bits): Decimal128(bits).doubleValue
+        default: nil
+        }
+    }
+}
+
+extension AnyRealmValue {
+    /// The stored form of a value that holds no objects, without a Realm.
+    func _rlmToStoredDetached() -> StrataEngine.Value {
+        switch self {
+        case .none: .null
+        case .int(let n): .int(Int64(n))
+        case .bool(let b): .bool(b)
+        case .float(let n): .float(n)
+        case .double(let n): .double(n)
+        case .string(let s): .string(s)
+        case .data(let d): .binary(Array(d))
+        case .date(let d): .timestamp(Timestamp(d))
+        case .objectId(let id): .objectId(id.bits)
+        case .decimal128(let d): .decimal128(d.bits)
+        case .uuid(let u): .uuid(UUIDBits(u))
+        case .object(let object): QueryArguments.stored(object)
+        case .list(let list): .list(list.map { $0._rlmToStoredDetached() })
+        case .dictionary(let map): .dictionary(ValueMap(map.asKeyValueSequence().map { ($0.key, $0.value._rlmToStoredDetached()) }))
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import StrataSupport
+import Testing
+@testable import StrataEngine
+
+/// Entry: 0 writer (int, indexed), 1 sequence (int).
+private let entrySchema = TableSchema(
+    name: "Entry", columns: [ColumnSchema("writer", .int, isIndexed: true), ColumnSchema("sequence", .int)])
+
+/// Several threads writing and reading one store at once: every commit succeeds exactly once,
+/// versions are unique and consecutive, group commit shares syncs, and readers always see
+/// consistent snapshots with the changesets their pins need.
+///
+/// The throughput figures are printed, not asserted (no wall-clock gates in unit tests).
+@Suite("Concurrency", .serialized)
+struct ConcurrencyTests {
+    @Test("4 threads × 200 .full commits all succeed with unique consecutive versions and share syncs, with and without readers pinning and reading",
+          arguments: [0, 2])
+    func concurrentFullCommits(readers: Int) throws {
+        let writers = 4
+        let commitsPerWriter = 200
+        try withTemporaryDirectory { directory in
+            let configuration = StoreConfiguration.file(directory.file("concurrent.strata"), durability: .full)
+            try withStore(configuration) { store in
+                let entries = try store.write { tx in try tx.createTable(entrySchema) }
+                let base = store.currentVersion
+                let before = store.statistics
+                let versions = LockedValueBox<[UInt64]>([])
+                let readerStats = LockedValueBox<(reads: Int, changesets: Int)>((0, 0))
+                let failures = FailureLog()
+                let writersDone = LockedValueBox(0)
+
+                let start = monotonicSeconds()
+                let finished = runOnThreads(writers + readers) { index in
+                    if index < writers {
+                        defer { writersDone.withLockedValue { $0 += 1 } }
+                        var mine: [UInt64] = []
+                        for sequence in 0..<commitsPerWriter {
+                            do {
+                                let tx = try store.beginWrite()
+                                try tx.insertObject(into: entries, values: [.int(Int64(index)), .int(Int64(sequence))])
+                                mine.append(try tx.commit())
+                            } catch {
+                                failures.record("writer \(index) commit \(sequence): \(error)")
+                            }
+                        }
+                        versions.withLockedValue { $0 += mine }
+                        return
+                    }
+                    // A reader: pin, check the pinned snapshot, check the changesets the pin keeps.
+                    var reads = 0
+                    var changesets = 0
+                    while true {
+                        let writersFinished = writersDone.withLockedValue { $0 } == writers
+                        do {
+                            let pin = try store.pin()
+                            let snapshot = pin.snapshot
+                            guard let table = snapshot.table(entries) else {
+                                failures.record("reader: the table is missing at \(snapshot.version)")
+                                return
+                            }
+                            // Each commit inserted one entry, so the count follows the version.
+                            if UInt64(table.count) != snapshot.version - base {
+                                failures.record("reader: \(table.count) entries at version \(snapshot.version)")
+                            }
+                            // Each writer's entries are a prefix 0..<n of its sequence numbers.
+                            for writer in 0..<writers {
+                                let keys = table.objects(where: 0, equals: .int(Int64(writer)))
+                                let sequences = keys.compactMap { table.row($0)?[1] }
+                                if Set(sequences) != Set((0..<keys.count).map { Value.int(Int64($0)) }) {
+                                    failures.record("reader: writer \(writer) shows \(sequences.count) entries out of order")
+                                }
+                            }
+                            // The pin keeps every changeset from its version to the newest.
+                            guard let kept = store.changesets(after: pin.version) else {
+                                failures.record("reader: changesets after pinned version \(pin.version) were dropped")
+                                return
+                            }
+                            if let first = kept.first,
+                               first.version != pin.version + 1 || kept.last!.version != first.version + UInt64(kept.count) - 1 {
+                                failures.record("reader: changesets after \(pin.version) are not consecutive")
+                            }
+                            changesets += kept.count
+                            reads += 1
+                        } catch {
+                            failures.record("reader: \(error)")
+                            return
+                        }
+                        if writersFinished { break }
+                    }
+                    readerStats.withLockedValue {
+                        $0.reads += reads
+                        $0.changesets += changesets
+                    }
+                }
+                let seconds = monotonicSeconds() - start
+                #expect(finished, "threads did not finish within 60 s")
+                #expect(failures.all == [])
+
+                let total = writers * commitsPerWriter
+                let committed = versions.withLockedValue { $0 }.sorted()
+                #expect(committed.count == total)
+                #expect(committed == Array(base + 1...base + UInt64(total)), "versions are unique and consecutive")
+                #expect(store.currentVersion == base + UInt64(total))
+                let table = try #require(store.currentSnapshot.table(entries))
+                #expect(table.count == total)
+                for writer in 0..<writers {
+                    #expect(table.objects(where: 0, equals: .int(Int64(writer))).count == commitsPerWriter)
+                }
+
+                let after = store.statistics
+                let commits = after.commits - before.commits
+                let syncs = after.groupSyncs - before.groupSyncs
+                #expect(commits == UInt64(total))
+                #expect(syncs < commits, "group commit should let concurrent commits share syncs")
+                #expect(syncs > 0)
+                let (reads, seen) = readerStats.withLockedValue { $0 }
+                #expect(reads >= readers)
+                print("concurrent .full, \(readers) readers: \(writers) threads × \(commitsPerWriter) commits = \(commits) commits with "
+                      + "\(syncs) group syncs (\(String(format: "%.2f", Double(commits) / Double(max(syncs, 1)))) commits/sync) "
+                      + "in \(String(format: "%.3f", seconds)) s = \(Int(Double(commits) / seconds)) commits/s; "
+                      + "\(readers) readers made \(reads) pinned reads and walked \(seen) changesets")
+            }
+            // Everything acknowledged is on disk.
+            try withStore(configuration) { store in
+                #expect(store.currentSnapshot.table(named: "Entry")?.count == writers * commitsPerWriter)
+            }
+        }
+    }
+
+    @Test("a single thread's .full commits each sync once and .normal commits never sync; throughput is printed",
+          arguments: [Durability.full, .normal])
+    func singleThreadThroughput(durability: Durability) throws {
+        let commits = 300
+        try withTemporaryDirectory { directory in
+            let configuration = StoreConfiguration.file(directory.file("single.strata"), durability: durability)
+            try withStore(configuration) { store in
+                let entries = try store.write { tx in try tx.createTable(entrySchema) }
+                let before = store.statistics
+                let start = monotonicSeconds()
+                for sequence in 0..<commits {
+                    try store.write { tx in _ = try tx.insertObject(into: entries, values: [.int(0), .int(Int64(sequence))]) }
+                }
+                let seconds = monotonicSeconds() - start
+                let after = store.statistics
+                #expect(after.commits - before.commits == UInt64(commits))
+                #expect(store.currentSnapshot.table(entries)?.count == commits)
+                switch durability {
+                case .full: #expect(after.groupSyncs - before.groupSyncs == UInt64(commits), "alone, every commit syncs")
+                case .normal: #expect(after.groupSyncs == 0, ".normal commits do not sync")
+                }
+                print("single thread \(durability): \(commits) commits in \(String(format: "%.3f", seconds)) s = "
+                      + "\(Int(Double(commits) / seconds)) commits/s")
+            }
+        }
+    }
+
+    @Test("writers on several threads of an in-memory store serialize: every increment of a shared counter is kept")
+    func inMemoryWritersSerialize() throws {
+        let store = try Store.open(.inMemory(uniqueMemoryIdentifier()))
+        let counters = try store.write { tx in
+            try tx.createTable(TableSchema(name: "Counter", columns: [ColumnSchema("value", .int)]))
+        }
+        let counter = try store.write { tx in try tx.insertObject(into: counters, values: [.int(0)]) }
+        let failures = FailureLog()
+        let finished = runOnThreads(4) { _ in
+            for _ in 0..<250 {
+                do {
+                    try store.write { tx in
+                        // Read-modify-write inside the transaction: it sees the newest value.
+                        guard case .int(let value)? = tx.snapshot.table(counters)?.row(counter)?[0] else {
+                            throw StrataError(.invalidInput, "counter missing")
+                        }
+                        try tx.setValue(.int(value + 1), at: path(counters, counter, 0))
+                    }
+                } catch {
+                    failures.record("\(error)")
+                }
+            }
+        }
+        #expect(finished)
+        #expect(failures.all == [])
+        #expect(store.currentSnapshot.table(counters)?.row(counter)?[0] == .int(1000))
+    }
+}
