@@ -57,4 +57,30 @@ struct ReadmeExampleTests {
         let table = store.currentSnapshot.table(people)!
         #expect(table.objects(where: 1, equals: .string("Ada")).count == 1)
     }
+
+    @Test("the query examples run as the README shows")
+    func queryExamples() throws {
+        let realm = try Realm(configuration: Realm.Configuration(
+            inMemoryIdentifier: UUID().uuidString, objectTypes: [ReadmePerson.self, ReadmeDog.self]))
+        try realm.write {
+            let ada = realm.create(ReadmePerson.self, value: ["name": "Ada"])
+            for (name, age) in [("Rex", 1), ("Rover", 7), ("Fido", 9), ("Rex", 3)] {
+                let dog = realm.create(ReadmeDog.self, value: ["id": ObjectId.generate(), "name": name, "age": age])
+                dog.owner = ada
+            }
+        }
+        let puppies = realm.objects(ReadmeDog.self).where { $0.age < 2 && $0.name.starts(with: "R") }
+        let same = realm.objects(ReadmeDog.self).filter("age < $0 AND name BEGINSWITH[c] $1", 2, "r")
+        #expect(puppies.count == 1 && same.count == 1)
+
+        let owners = realm.objects(ReadmePerson.self).where { $0.dogs.age > 5 }
+        let busy = realm.objects(ReadmePerson.self).where { ($0.dogs.age > 5).count >= 2 }
+        #expect(owners.count == 1 && busy.count == 1)
+        let sorted = realm.objects(ReadmeDog.self).sorted(byKeyPath: "owner.name").distinct(by: ["name"])
+        #expect(sorted.count == 3)
+        let oldest: Int? = realm.objects(ReadmeDog.self).max(ofProperty: "age")
+        #expect(oldest == 9)
+        let top3 = realm.objects(ReadmeDog.self).filter("age > 1 SORT(age DESC) LIMIT(3)")
+        #expect(top3.map(\.age) == [9, 7, 3])
+    }
 }
