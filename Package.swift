@@ -64,5 +64,6 @@ let package = Package(
         .testTarget(name: "StrataTests", dependencies: ["Strata"], swiftSettings: strictSettings),
         .testTarget(name: "RealmSwiftCompatibilityTests", dependencies: ["RealmSwift"], swiftSettings: strictSettings),
         .testTarget(name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV"], swiftSettings: strictSettings),
+        .executableTarget(name: "strata-query-fuzz", dependencies: ["StrataQuery"], path: "Sources/StrataQueryFuzz", swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
     ]
 )

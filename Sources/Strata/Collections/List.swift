@@ -186,8 +186,10 @@ extension List: _Persistable {
         .list(map { $0._rlmToStored(context) })
     }
 
+    /// A new unmanaged list from an array or another list (its elements copied; embedded objects
+    /// copied too, so the copy owns its own).
     public static func _rlmFromAny(_ value: Any) -> Self? {
-        if let list = value as? Self { return list }
+        if let list = value as? Self { return _rlmFromAny(Array(list) as [Any]) }
         guard let array = value as? [Any] else { return nil }
         let list = Self()
         for element in array {

@@ -187,7 +187,9 @@ extension Map: _Persistable {
     }
 
     public static func _rlmFromAny(_ value: Any) -> Self? {
-        if let map = value as? Self { return map }
+        if let map = value as? Self {
+            return _rlmFromAny(Dictionary(uniqueKeysWithValues: map.asKeyValueSequence().map { ($0.key._rlmKey, $0.value as Any) }))
+        }
         guard let dictionary = value as? [String: Any] else { return nil }
         let map = Self()
         for (key, element) in dictionary {

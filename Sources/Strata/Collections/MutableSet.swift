@@ -137,7 +137,7 @@ extension MutableSet: _Persistable {
     }
 
     public static func _rlmFromAny(_ value: Any) -> Self? {
-        if let set = value as? Self { return set }
+        if let set = value as? Self { return _rlmFromAny(Array(set) as [Any]) }
         guard let array = value as? [Any] else { return nil }
         let set = Self()
         for element in array {

@@ -46,11 +46,15 @@ public final class Migration {
     /// unknown type name does nothing.
     public func enumerateObjects(ofType typeName: String,
                                  _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) -> Void) {
-        guard let old = oldSnapshot.table(named: typeName) else { return }
+        guard let old = oldSnapshot.table(named: typeName), let current = transaction.snapshot.table(old.key) else { return }
+        let inNewSchema = classes.contains { $0.className == typeName }
         for key in old.objectKeys {
+            let exists = transaction.snapshot.table(current.key)?.contains(key) == true
+            // Objects deleted during the migration are skipped; a class no longer in the schema
+            // is enumerated with a nil new object.
+            if inNewSchema && !exists { continue }
             let oldObject = DynamicObject(source: .snapshot(oldSnapshot), table: old.key, key: key, migration: self)
-            let exists = transaction.snapshot.table(old.key)?.contains(key) == true
-            let newObject = exists ? DynamicObject(source: .transaction, table: old.key, key: key, migration: self) : nil
+            let newObject = inNewSchema ? DynamicObject(source: .transaction, table: old.key, key: key, migration: self) : nil
             block(oldObject, newObject)
         }
     }

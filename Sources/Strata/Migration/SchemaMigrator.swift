@@ -23,13 +23,11 @@ struct SchemaMigrator {
                                   "Changing '\(info.className)' between embedded and top-level is not supported by "
                                       + "Strata's migrations yet; delete and recreate its data instead")
             }
-            if table.schema.primaryKey != nil, table.schema.primaryKey != wanted.primaryKey {
-                try transaction.setPrimaryKey(nil, of: table.key)
-            }
+            // Primary keys are lifted while the block runs (it may swap or fill them) and checked
+            // for duplicates afterwards, as Realm does.
+            if table.schema.primaryKey != nil { try transaction.setPrimaryKey(nil, of: table.key) }
             try reshape(table.key, to: wanted)
-            if let key = wanted.primaryKey, transaction.snapshot.table(table.key)?.schema.primaryKey != key {
-                primaryKeys.append((table.key, key))
-            }
+            if let key = wanted.primaryKey { primaryKeys.append((table.key, key)) }
         }
         if let block = realm.configuration.migrationBlock {
             let migration = Migration(realm: realm, transaction: transaction, oldSnapshot: oldSnapshot, classes: classes)

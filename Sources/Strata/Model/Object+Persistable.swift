@@ -4,7 +4,7 @@ import StrataEngine
 /// Links: an `Object` property (optional only) stores a link to the object, adding it first
 /// when it is unmanaged.
 extension Object: _PersistableInsideOptional {
-    public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.link, isOptional: true, objectType: self) }
+    public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.link, objectType: self) }
 
     public static func _rlmDefaultValue() -> Self { Self() }
 
@@ -40,7 +40,7 @@ extension Object: _PersistableInsideOptional {
 /// Embedded objects: stored as an owned link; assigning an unmanaged one creates it inside the
 /// parent.
 extension EmbeddedObject: _PersistableInsideOptional {
-    public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.link, isOptional: true, objectType: self) }
+    public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.link, objectType: self) }
 
     public static func _rlmDefaultValue() -> Self { Self() }
 
@@ -57,9 +57,11 @@ extension EmbeddedObject: _PersistableInsideOptional {
         context.realm.link(to: self, context).map { .link($0) } ?? .null
     }
 
+    /// An unmanaged embedded object from a dictionary, an array or another object; a managed one
+    /// is copied, since an embedded object has exactly one owner.
     public static func _rlmFromAny(_ value: Any) -> Self? {
         switch value {
-        case let object as Self: return object
+        case let object as Self where object.handle == nil: return object
         case is [String: Any], is [Any], is ObjectBase:
             let object = Self()
             ObjectValueFiller.fill(object, from: value)

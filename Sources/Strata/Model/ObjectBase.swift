@@ -8,9 +8,13 @@ import StrataEngine
 /// Realm's thread.
 open class ObjectBase: CustomStringConvertible {
     /// Where a managed object lives; nil while unmanaged.
-    var handle: ObjectHandle?
+    @usableFromInline var handle: ObjectHandle?
     /// Set on the throwaway instances that turn Swift key paths into property names.
     var tracer: KeyPathTracer?
+    /// The managed object's row as last read, and when: property reads skip the snapshot, table
+    /// and tree lookups while nothing changed.
+    var cachedRow: Row?
+    var cachedRowKey = RealmState.ReadKey.none
 
     /// Creates an unmanaged object with default property values.
     public required init() {}

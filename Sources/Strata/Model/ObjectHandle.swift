@@ -19,6 +19,7 @@ final class TableInfo {
 
 /// Where a managed object lives: its Realm, table and key. Property reads and writes go
 /// through it.
+@usableFromInline
 struct ObjectHandle {
     let realm: Realm
     let table: TableInfo
@@ -33,10 +34,11 @@ struct ObjectHandle {
         _ReadContext(realm: realm, table: table.key, object: key, column: column)
     }
 
-    /// Reads a property.
+    /// Reads a property of `object` (whose handle this is), through its row cache.
     ///
     /// Traps when the object was deleted, as Realm does ("Object has been deleted or invalidated.").
-    func read<V: _Persistable>(property: Int, as type: V.Type) -> V {
+    @usableFromInline
+    func read<V: _Persistable>(property: Int, as type: V.Type, of object: ObjectBase) -> V {
         realm.verifyThread()
         let column = table.columns[property]
         if column < 0 {
@@ -44,6 +46,22 @@ struct ObjectHandle {
             linking.originProperty = table.classInfo.properties[property].originProperty
             return V._rlmFromStored(.null, linking)
         }
+        let readKey = realm.state.readKey
+        if object.cachedRowKey == readKey, let row = object.cachedRow {
+            return V._rlmFromStored(row.values[column], context(column: column))
+        }
+        guard let row = realm.readSnapshot.table(table.key)?.row(key) else {
+            preconditionFailure("Object has been deleted or invalidated.")
+        }
+        object.cachedRow = row
+        object.cachedRowKey = readKey
+        return V._rlmFromStored(row.values[column], context(column: column))
+    }
+
+    /// Reads a property without a row cache (the dynamic API).
+    func read<V: _Persistable>(property: Int, as type: V.Type) -> V {
+        let column = table.columns[property]
+        if column < 0 { return V._rlmFromStored(.null, context(column: column)) }
         guard let value = realm.readSnapshot.table(table.key)?.value(of: key, column: column) else {
             preconditionFailure("Object has been deleted or invalidated.")
         }
@@ -60,6 +78,7 @@ struct ObjectHandle {
     }
 
     /// Writes a property; user-caused failures cancel the write and are thrown by `write {}`.
+    @usableFromInline
     func write<V: _Persistable>(_ value: V, property: Int) {
         let context = realm.requireWrite(modifying: "object")
         guard realm.writeIsLive else { return }

@@ -52,9 +52,8 @@ extension Float: _Persistable, _PersistableInsideOptional {
     public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value { .float(self) }
     public static func _rlmFromAny(_ value: Any) -> Float? {
         switch value {
-        case let number as Float: return number
-        case let number as Double: return Float(number)
-        case let number as Int: return Float(number)
+        case let number as any BinaryFloatingPoint: return Float(number)
+        case let number as any BinaryInteger: return Float(number)
         default: return nil
         }
     }
@@ -70,9 +69,8 @@ extension Double: _Persistable, _PersistableInsideOptional {
     public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value { .double(self) }
     public static func _rlmFromAny(_ value: Any) -> Double? {
         switch value {
-        case let number as Double: return number
-        case let number as Float: return Double(number)
-        case let number as Int: return Double(number)
+        case let number as any BinaryFloatingPoint: return Double(number)
+        case let number as any BinaryInteger: return Double(number)
         default: return nil
         }
     }
@@ -205,7 +203,7 @@ extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
 
     public static func _rlmFromAny(_ value: Any) -> Wrapped?? {
         if value is NSNull { return .some(nil) }
-        if let optional = value as? Wrapped? { return .some(optional) }
+        if let optional = value as? Wrapped?, optional == nil { return .some(nil) }
         return Wrapped._rlmFromAny(value).map { .some($0) }
     }
 }

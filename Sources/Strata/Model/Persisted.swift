@@ -22,13 +22,14 @@ import StrataEngine
 /// transaction traps with Realm's message.
 @propertyWrapper
 public struct Persisted<Value: _Persistable> {
+    @usableFromInline
     enum State {
         case unmanaged(Value)
         case unmanagedNoDefault
         case managed(property: Int)
     }
 
-    var state: State
+    @usableFromInline var state: State
     let isIndexed: Bool
     let isPrimaryKey: Bool
 
@@ -62,38 +63,53 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// Reads and writes the property of the object that holds it.
+    ///
+    /// Inlinable so that the model's module specializes it: the managed fast path is then a
+    /// direct field read and one call, without generic metadata lookups.
+    @inlinable
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
         get {
-            if let handle = object.handle {
-                guard case .managed(let property) = object[keyPath: storageKeyPath].state else {
-                    preconditionFailure("a managed object's property was not bound to its column")
-                }
-                return handle.read(property: property, as: Value.self)
+            if let handle = object.handle, case .managed(let property) = object[keyPath: storageKeyPath].state {
+                return handle.read(property: property, as: Value.self, of: object)
             }
-            if let tracer = object.tracer {
-                let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-                let offset = withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) {
-                    UnsafeMutableRawPointer($0) - base
-                }
-                tracer.record(offset: offset, in: type(of: object))
-                return Value._rlmTracePlaceholder(tracer) ?? object[keyPath: storageKeyPath].unmanagedValue()
-            }
-            return object[keyPath: storageKeyPath].unmanagedValue()
+            return unmanagedGet(object, storageKeyPath)
         }
         set {
-            if let handle = object.handle {
-                guard case .managed(let property) = object[keyPath: storageKeyPath].state else {
-                    preconditionFailure("a managed object's property was not bound to its column")
-                }
+            if let handle = object.handle, case .managed(let property) = object[keyPath: storageKeyPath].state {
                 handle.write(newValue, property: property)
-            } else {
-                object[keyPath: storageKeyPath].state = .unmanaged(newValue)
+                return
             }
+            unmanagedSet(object, newValue, storageKeyPath)
         }
+    }
+
+    /// The slow paths of the subscript: unmanaged objects and key-path tracing.
+    @usableFromInline
+    static func unmanagedGet<EnclosingSelf: ObjectBase>(
+        _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
+    ) -> Value {
+        precondition(object.handle == nil, "a managed object's property was not bound to its column")
+        if let tracer = object.tracer {
+            let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+            let offset = withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) {
+                UnsafeMutableRawPointer($0) - base
+            }
+            tracer.record(offset: offset, in: type(of: object))
+            return Value._rlmTracePlaceholder(tracer) ?? object[keyPath: storageKeyPath].unmanagedValue()
+        }
+        return object[keyPath: storageKeyPath].unmanagedValue()
+    }
+
+    @usableFromInline
+    static func unmanagedSet<EnclosingSelf: ObjectBase>(
+        _ object: EnclosingSelf, _ newValue: Value, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
+    ) {
+        precondition(object.handle == nil, "a managed object's property was not bound to its column")
+        object[keyPath: storageKeyPath].state = .unmanaged(newValue)
     }
 
     /// The unmanaged value, computing and keeping the default on first use.

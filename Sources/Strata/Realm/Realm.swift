@@ -137,7 +137,9 @@ public final class Realm {
 
     /// The Realm's schema: one ``ObjectSchema`` per model class.
     public var schema: Schema {
-        Schema(tableInfos.values.map(\.classInfo).sorted { $0.className < $1.className }.map(ObjectSchema.init))
+        var classes = Dictionary(state.schemaClasses.map { ($0.className, $0) }, uniquingKeysWith: { a, _ in a })
+        for table in tableInfos.values { classes[table.classInfo.className] = table.classInfo }
+        return Schema(classes.values.sorted { $0.className < $1.className }.map(ObjectSchema.init))
     }
 
     // MARK: - Threads
@@ -169,7 +171,19 @@ public final class Realm {
 
     /// A managed accessor for a link, of the class whose table the link points into.
     func accessor<T: ObjectBase>(for link: ObjectLink, as type: T.Type) -> T? {
-        guard let table = tableInfos.values.first(where: { $0.key == link.table }) else { return nil }
+        guard let table = tableInfo(forKey: link.table, expecting: type) else { return nil }
         return accessor(table.classInfo.type, table: table, key: link.key) as? T
+    }
+
+    /// The model class of the table `key`: the cached one, else `type` when it is that table's
+    /// class, else any class of that name this process knows.
+    func tableInfo(forKey key: TableKey, expecting type: ObjectBase.Type) -> TableInfo? {
+        if let known = tableInfos.values.first(where: { $0.key == key }) { return known }
+        guard let name = readSnapshot.table(key)?.schema.name else { return nil }
+        if type != Object.self, type != EmbeddedObject.self, let info = try? ClassInfo.of(type), info.className == name {
+            return tableInfo(for: info)
+        }
+        guard let info = ClassInfo.knownClasses.first(where: { $0.className == name }) else { return nil }
+        return tableInfo(for: info)
     }
 }

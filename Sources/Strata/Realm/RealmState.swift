@@ -13,9 +13,34 @@ import StrataEngine
 /// same thread shares one `RealmState`; the state lives while any Realm or managed object of
 /// that thread refers to it.
 final class RealmState {
-    var pinned: PinnedSnapshot?
-    var writeState: Realm.WriteState = .none
+    var pinned: PinnedSnapshot? {
+        didSet { generation &+= 1 }
+    }
+    var writeState: Realm.WriteState = .none {
+        didSet { generation &+= 1 }
+    }
     var tableInfos: [ObjectIdentifier: TableInfo] = [:]
+    /// The model classes the Realm opened with (its schema).
+    var schemaClasses: [ClassInfo] = []
+    /// Changes whenever what the Realm reads may have changed (a new version, a write begun,
+    /// committed or cancelled); together with the write's instruction count it keys the row
+    /// caches of managed objects.
+    private(set) var generation: UInt64 = 0
+
+    /// The key under which a row read now may be cached: stale after any commit, refresh or
+    /// write instruction.
+    var readKey: ReadKey {
+        if case .active(let transaction) = writeState {
+            return ReadKey(generation: generation, instructions: transaction.instructions.count)
+        }
+        return ReadKey(generation: generation, instructions: 0)
+    }
+
+    struct ReadKey: Equatable {
+        var generation: UInt64
+        var instructions: Int
+        static let none = ReadKey(generation: .max, instructions: -1)
+    }
     let thread = pthread_self()
 
     private init(pinned: PinnedSnapshot) {

@@ -132,8 +132,8 @@ final class ClassInfo: Sendable {
         if let key = keys.first, type is EmbeddedObject.Type {
             throw invalid("Embedded object type '\(className)' cannot have a primary key ('\(properties[key].name)').")
         }
-        for property in properties where property.column.objectType != nil && property.column.collection == .single
-            && !property.isLinkingObjects && !property.column.isOptional {
+        // A link must be optional; a type projected onto an embedded object (CGPoint) need not.
+        for property in properties where property.accessor.valueType is ObjectBase.Type {
             throw invalid("Object property '\(property.name)' of '\(className)' must be marked as optional.")
         }
         return ClassInfo(type: type, properties: properties, primaryKey: keys.first)

@@ -46,10 +46,12 @@ struct SchemaSetup {
 
     func run() throws {
         let classes = try targetClasses()
+        realm.state.schemaClasses = classes
+        defer { for info in classes { _ = realm.tableInfo(for: info) } }
         let configuration = realm.configuration
         let snapshot = realm.readSnapshot
         let storedVersion = Self.storedSchemaVersion(in: snapshot)
-        if let storedVersion, configuration.schemaVersion < storedVersion {
+        if let storedVersion, configuration.schemaVersion < storedVersion, !configuration.deleteRealmIfMigrationNeeded {
             throw Realm.Error(Realm.Error.schemaMismatch,
                               "Provided schema version \(configuration.schemaVersion) is less than last set version "
                                   + "\(storedVersion).")
@@ -78,13 +80,16 @@ struct SchemaSetup {
             return
         }
 
+        // An existing file opened with a different version (or a changed schema) migrates: the
+        // block runs even when only the version was bumped, as in Realm.
+        let migrates = storedVersion != nil && (versionChanged || !changes.isEmpty)
         let transaction = try realm.store.beginWrite()
         do {
-            if !changes.isEmpty && configuration.deleteRealmIfMigrationNeeded {
+            if migrates && configuration.deleteRealmIfMigrationNeeded {
                 for table in transaction.snapshot.allTables where table.schema.name != Self.metadataTable {
                     try transaction.removeTable(table.key)
                 }
-            } else if !changes.isEmpty {
+            } else if migrates {
                 try SchemaMigrator(realm: realm, transaction: transaction, oldSnapshot: snapshot, classes: classes,
                                    oldVersion: storedVersion ?? 0).migrate()
             }
@@ -155,13 +160,15 @@ struct SchemaSetup {
         for column in stored.columns where wanted.columnIndex(column.name) == nil {
             lines.append("Property '\(info.className).\(column.name)' has been removed.")
         }
-        if stored.primaryKey != wanted.primaryKey {
-            if let key = wanted.primaryKey {
-                lines.append("Primary Key for class '\(info.className)' has been \(stored.primaryKey == nil ? "added" : "changed") "
-                             + "to '\(key)'.")
-            } else {
-                lines.append("Primary Key for class '\(info.className)' has been removed.")
-            }
+        switch (stored.primaryKey, wanted.primaryKey) {
+        case (nil, .some):
+            lines.append("Primary Key for class '\(info.className)' has been added.")
+        case (.some(let old), .some(let new)) where old != new:
+            lines.append("Primary Key for class '\(info.className)' has changed from '\(old)' to '\(new)'.")
+        case (.some, nil):
+            lines.append("Primary Key for class '\(info.className)' has been removed.")
+        default:
+            break
         }
         if stored.isEmbedded != wanted.isEmbedded {
             lines.append("Class '\(info.className)' has been changed from \(stored.isEmbedded ? "embedded" : "top-level") "
@@ -171,7 +178,11 @@ struct SchemaSetup {
     }
 
     private static func describe(_ column: ColumnSchema) -> String {
-        let base = column.linkTarget.map { "<\($0)>" } ?? "\(column.type)"
+        let names: [ValueType: String] = [
+            .bool: "bool", .int: "int", .float: "float", .double: "double", .string: "string", .binary: "data",
+            .timestamp: "date", .decimal128: "decimal128", .objectId: "object id", .uuid: "uuid", .mixed: "mixed",
+        ]
+        let base = column.linkTarget.map { "<\($0)>" } ?? names[column.type] ?? "\(column.type)"
         switch column.collection {
         case .single: return base
         case .list: return "array\(base)"

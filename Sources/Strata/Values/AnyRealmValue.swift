@@ -100,11 +100,17 @@ extension AnyRealmValue: RealmCollectionValue, _Indexable {
         stored(context, depth: 0)
     }
 
+    /// The stored form; `depth` is the number of collections this value is inside.
     private func stored(_ context: _WriteContext, depth: Int) -> StrataEngine.Value {
-        guard depth <= Self.maximumNesting else {
-            context.realm.recordWriteFailure(Realm.Error(
-                Realm.Error.invalidInput, "Nested collections in an AnyRealmValue are limited to \(Self.maximumNesting) levels"))
-            return .null
+        switch self {
+        case .list, .dictionary:
+            guard depth < Self.maximumNesting else {
+                context.realm.recordWriteFailure(Realm.Error(
+                    Realm.Error.invalidInput,
+                    "Nested collections in an AnyRealmValue are limited to \(Self.maximumNesting) levels"))
+                return .null
+            }
+        default: break
         }
         switch self {
         case .none: return .null

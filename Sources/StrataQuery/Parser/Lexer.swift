@@ -16,7 +16,6 @@ struct Lexer {
 
     private init(scalars: [Unicode.Scalar]) {
         self.scalars = scalars
-        tokens.reserveCapacity(scalars.count / 2 + 1)
     }
 
     /// The scalar at `offset`, or nil past the end.

@@ -125,13 +125,23 @@ public final class POSIXFile: @unchecked Sendable {
         guard ftruncate(descriptor, off_t(length)) == 0 else { throw failure("ftruncate", offset: length) }
     }
 
-    /// Takes an exclusive, non-blocking advisory lock on the whole file.
+    /// Takes an exclusive, non-blocking POSIX record lock (`fcntl(F_SETLK)`) on the whole file.
     ///
-    /// - Returns: false when another open file description holds it.
+    /// A POSIX lock belongs to the process and is not inherited by child processes, so a child
+    /// started by another thread cannot keep a closed store locked (an `flock` lock would live
+    /// on in the child until it execs). Only one descriptor per file may be used in a process:
+    /// closing any descriptor of the file releases the lock, which the store registry ensures.
+    ///
+    /// - Returns: false when another process holds it.
     public func tryLockExclusive() throws -> Bool {
-        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
-        if Glibc.errno == EWOULDBLOCK { return false }
-        throw failure("flock")
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 0
+        lock.l_len = 0
+        if fcntl(descriptor, F_SETLK, &lock) == 0 { return true }
+        if Glibc.errno == EACCES || Glibc.errno == EAGAIN { return false }
+        throw failure("fcntl(F_SETLK)")
     }
 }
 

@@ -1,0 +1,55 @@
+// A libFuzzer target for the Realm Query Language parser.
+//
+//   swift build --scratch-path .build-fuzz -c debug --sanitize=fuzzer --product strata-query-fuzz
+//   mkdir -p .build-fuzz/corpus
+//   SWIFT_BACKTRACE=enable=no ./.build-fuzz/debug/strata-query-fuzz -max_total_time=120 \
+//       .build-fuzz/corpus Tests/StrataQueryTests/FuzzCorpus
+//
+// libFuzzer supplies `main` and writes new inputs to the first directory; the seed queries are
+// the dot-files in Tests/StrataQueryTests/FuzzCorpus (dot-files, so SwiftPM does not report them
+// as unhandled files of the test target). Without `--sanitize=fuzzer` the program instead runs
+// each file named on its command line once, to replay a crash.
+
+import Foundation
+import StrataEngine
+import StrataQuery
+
+/// The arguments every input is parsed with: `$0` an int, `$1` a string (a dictionary key),
+/// `$2` a list (for IN and BETWEEN), `$3` a geo shape. Kept in step with ParserRandomInputTests.
+private func fuzzArguments() -> [QueryArgument] {
+    [
+        .value(.int(18)), .value(.string("k")), .value(.list([.int(1), .int(2)])),
+        .geo(.box(bottomLeft: GeoCoordinate(latitude: 0, longitude: 0), topRight: GeoCoordinate(latitude: 1, longitude: 1))),
+    ]
+}
+
+/// Parses `size` bytes (decoded as UTF-8, invalid sequences replaced); errors are expected and
+/// ignored, anything else (a trap, a hang, a bad error position) is a finding.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    do {
+        _ = try RQLParser.parse(text, arguments: fuzzArguments())
+    } catch {
+        // A thrown error must point into the text (or just past its end).
+        precondition((0...text.unicodeScalars.count).contains(error.position), "error position out of range: \(error)")
+    }
+    return 0
+}
+
+/// The entry point of a build without `--sanitize=fuzzer`: SwiftPM links an executable's `main`
+/// to `<module>_main`, which a `-parse-as-library` module without `@main` would not define.
+/// Replays each file named on the command line.
+@_cdecl("strata_query_fuzz_main")
+public func replayMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
+    for path in CommandLine.arguments.dropFirst() {
+        guard let contents = FileManager.default.contents(atPath: path) else {
+            print("cannot read \(path)")
+            return 1
+        }
+        let bytes = [UInt8](contents) + [0] // Never empty, so the buffer has a base address.
+        _ = bytes.withUnsafeBufferPointer { fuzz($0.baseAddress!, bytes.count - 1) }
+        print("parsed without trapping: \(path)")
+    }
+    return 0
+}
