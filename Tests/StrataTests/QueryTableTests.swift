@@ -94,6 +94,23 @@ let queryRows: [QueryRow] = [
     QueryRow("friends.@avg.age > 4", [], [1, 2]) { $0.friends.age.avg > 4 },
     QueryRow("friends.@max.age == 6", [], [1, 2]) { $0.friends.age.max == 6 },
     QueryRow("TRUEPREDICATE", [], [1, 2, 3, 4, 5, 6]) { _ in Query<Bool>(.predicate(.constant(true))) },
+    QueryRow("FALSEPREDICATE", [], []) { _ in Query<Bool>(.predicate(.constant(false))) },
+    QueryRow("ALL tags == 'good'", [], [2, 5, 6]) { _ in
+        Query<Bool>(.predicate(.not(.comparison(.path(QueryPath(components: [.property("tags")], collectionEnd: 1)),
+                                                .notEqual, .string("good"), []))))
+    },
+    QueryRow("NONE tags == 'fast'", [], [2, 3, 5, 6]) { !$0.tags.contains("fast") },
+    QueryRow("extra.@type == 'string'", [], [2]) { _ in
+        Query<Bool>(.predicate(.comparison(.path(QueryPath(components: [.property("extra"), .type])), .equal, .string("string"), [])))
+    },
+    QueryRow("name.@size == 3", [], [1, 6]) { _ in
+        Query<Bool>(.predicate(.comparison(.path(QueryPath(components: [.property("name"), .count])), .equal, .int(3), [])))
+    },
+    QueryRow("location GEOWITHIN $0", [GeoPolygon(outerRing: [GeoPoint(latitude: -1, longitude: -1)!, GeoPoint(latitude: -1, longitude: 20)!,
+                                                              GeoPoint(latitude: 20, longitude: 20)!, GeoPoint(latitude: -1, longitude: -1)!])!], [1, 2]) {
+        $0.location.geoWithin(GeoPolygon(outerRing: [GeoPoint(latitude: -1, longitude: -1)!, GeoPoint(latitude: -1, longitude: 20)!,
+                                                     GeoPoint(latitude: 20, longitude: 20)!, GeoPoint(latitude: -1, longitude: -1)!])!)
+    },
     QueryRow("location GEOWITHIN $0", [GeoBox(bottomLeft: (0, 0), topRight: (10, 10))!], [1, 2]) {
         $0.location.geoWithin(GeoBox(bottomLeft: (0, 0), topRight: (10, 10))!)
     },
