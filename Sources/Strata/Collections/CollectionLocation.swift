@@ -107,3 +107,22 @@ extension StrataEngine.Value {
         }
     }
 }
+
+/// Identity of collection classes: managed instances are identified by where they live, so two
+/// accessors of one property are equal; unmanaged instances are equal only to themselves.
+enum CollectionIdentity {
+    static func equal(_ lhs: AnyObject, _ left: CollectionLocation?, _ rhs: AnyObject, _ right: CollectionLocation?) -> Bool {
+        if lhs === rhs { return true }
+        guard let left, let right else { return false }
+        return left.realm.state === right.realm.state && left.propertyPath == right.propertyPath && left.path == right.path
+    }
+
+    static func hash(_ object: AnyObject, _ location: CollectionLocation?, into hasher: inout Hasher) {
+        if let location {
+            hasher.combine(location.propertyPath)
+            hasher.combine(location.path)
+        } else {
+            hasher.combine(ObjectIdentifier(object))
+        }
+    }
+}

@@ -201,18 +201,8 @@ extension List: _Persistable {
 }
 
 extension List: Equatable, Hashable {
-    public static func == (lhs: List, rhs: List) -> Bool {
-        if lhs === rhs { return true }
-        guard let left = lhs.location, let right = rhs.location else { return false }
-        return left.realm.state === right.realm.state && left.propertyPath == right.propertyPath && left.path == right.path
-    }
+    /// Two accessors of one managed property are equal; an unmanaged list is equal only to itself.
+    public static func == (lhs: List, rhs: List) -> Bool { CollectionIdentity.equal(lhs, lhs.location, rhs, rhs.location) }
 
-    public func hash(into hasher: inout Hasher) {
-        if let location {
-            hasher.combine(location.propertyPath)
-            hasher.combine(location.path)
-        } else {
-            hasher.combine(ObjectIdentifier(self))
-        }
-    }
+    public func hash(into hasher: inout Hasher) { CollectionIdentity.hash(self, location, into: &hasher) }
 }

@@ -149,13 +149,8 @@ extension MutableSet: _Persistable {
 }
 
 extension MutableSet: Equatable, Hashable {
-    public static func == (lhs: MutableSet, rhs: MutableSet) -> Bool {
-        if lhs === rhs { return true }
-        guard let left = lhs.location, let right = rhs.location else { return false }
-        return left.realm.state === right.realm.state && left.propertyPath == right.propertyPath
-    }
+    /// Two accessors of one managed property are equal; an unmanaged set is equal only to itself.
+    public static func == (lhs: MutableSet, rhs: MutableSet) -> Bool { CollectionIdentity.equal(lhs, lhs.location, rhs, rhs.location) }
 
-    public func hash(into hasher: inout Hasher) {
-        if let location { hasher.combine(location.propertyPath) } else { hasher.combine(ObjectIdentifier(self)) }
-    }
+    public func hash(into hasher: inout Hasher) { CollectionIdentity.hash(self, location, into: &hasher) }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import StrataEngine
 
-/// Links: an `Object` property (optional only) stores a link to the object, adding it first
-/// when it is unmanaged.
-extension Object: _PersistableInsideOptional {
+/// How `Object` and `EmbeddedObject` are stored as property values: as a link, adding the object
+/// first when it is unmanaged (for an embedded object, creating it inside its parent).
+extension _PersistableInsideOptional where Self: ObjectBase {
     public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.link, objectType: self) }
 
     public static func _rlmDefaultValue() -> Self { Self() }
@@ -21,51 +21,32 @@ extension Object: _PersistableInsideOptional {
         context.realm.link(to: self, context).map { .link($0) } ?? .null
     }
 
+    /// A copy filled from a dictionary, an array in property order, or another object.
+    static func copy(from value: Any) -> Self {
+        let object = Self()
+        ObjectValueFiller.fill(object, from: value)
+        return object
+    }
+}
+
+extension Object: _PersistableInsideOptional {
+    /// The object itself, or a new unmanaged one from a dictionary, an array or another object.
     public static func _rlmFromAny(_ value: Any) -> Self? {
         switch value {
         case let object as Self: return object
-        case is [String: Any], is [Any]:
-            let object = Self()
-            ObjectValueFiller.fill(object, from: value)
-            return object
-        case let other as ObjectBase:
-            let object = Self()
-            ObjectValueFiller.fill(object, from: other)
-            return object
+        case is [String: Any], is [Any], is ObjectBase: return copy(from: value)
         default: return nil
         }
     }
 }
 
-/// Embedded objects: stored as an owned link; assigning an unmanaged one creates it inside the
-/// parent.
 extension EmbeddedObject: _PersistableInsideOptional {
-    public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.link, objectType: self) }
-
-    public static func _rlmDefaultValue() -> Self { Self() }
-
-    public static func _rlmTracePlaceholder(_ tracer: KeyPathTracer) -> Self? { tracer.tracedObject(Self.self) }
-
-    public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self {
-        guard case .link(let link) = value, let object = context.realm.accessor(for: link, as: Self.self) else {
-            return Self()
-        }
-        return object
-    }
-
-    public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value {
-        context.realm.link(to: self, context).map { .link($0) } ?? .null
-    }
-
     /// An unmanaged embedded object from a dictionary, an array or another object; a managed one
     /// is copied, since an embedded object has exactly one owner.
     public static func _rlmFromAny(_ value: Any) -> Self? {
         switch value {
         case let object as Self where object.handle == nil: return object
-        case is [String: Any], is [Any], is ObjectBase:
-            let object = Self()
-            ObjectValueFiller.fill(object, from: value)
-            return object
+        case is [String: Any], is [Any], is ObjectBase: return copy(from: value)
         default: return nil
         }
     }

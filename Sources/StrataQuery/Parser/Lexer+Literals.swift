@@ -31,18 +31,18 @@ extension Lexer {
             while peek(index)?.isDigit == true { index += 1 }
         }
         if let next = peek(index), next.isIdentifierContinue || next == "." {
-            throw QueryError(position: start, problem: "invalid number: unexpected \(describeScalar(at: index)) after '\(text(start..<index))'")
+            throw QueryError(position: start, problem: "invalid number: unexpected \(describeScalar(at: index)) after '\(excerpt(start..<index))'")
         }
         let literal = (negative ? "-" : "") + (digitsStart == index || scalars[digitsStart] == "." ? "0" : "")
             + text(digitsStart..<index)
         if isInteger {
             guard let value = Int64(literal) else {
-                throw QueryError(position: start, problem: "integer '\(literal)' does not fit in 64 bits")
+                throw QueryError(position: start, problem: "integer '\(excerpt(start..<index))' does not fit in 64 bits")
             }
             append(.literal(.int(value)), from: start)
         } else {
             guard let value = Double(literal), value.isFinite else {
-                throw QueryError(position: start, problem: "number '\(text(start..<index))' is out of range")
+                throw QueryError(position: start, problem: "number '\(excerpt(start..<index))' is out of range")
             }
             append(.literal(.double(value)), from: start)
         }
@@ -53,22 +53,27 @@ extension Lexer {
         String(String.UnicodeScalarView(scalars[range]))
     }
 
+    /// The text of `range` for an error message: at most 40 scalars.
+    func excerpt(_ range: Range<Int>) -> String {
+        range.count <= 40 ? text(range) : text(range.lowerBound..<range.lowerBound + 40) + "…"
+    }
+
     private mutating func scanHexNumber(negative: Bool, start: Int) throws(QueryError) {
         index += 2
         var magnitude: UInt64 = 0
         while let digit = peek(index)?.hexValue {
             guard magnitude <= UInt64.max >> 4 else {
-                throw QueryError(position: start, problem: "integer '\(text(start..<index))…' does not fit in 64 bits")
+                throw QueryError(position: start, problem: "integer '\(excerpt(start..<index))…' does not fit in 64 bits")
             }
             magnitude = magnitude << 4 | UInt64(digit)
             index += 1
         }
         if let next = peek(index), next.isIdentifierContinue || next == "." {
-            throw QueryError(position: start, problem: "invalid number: unexpected \(describeScalar(at: index)) after '\(text(start..<index))'")
+            throw QueryError(position: start, problem: "invalid number: unexpected \(describeScalar(at: index)) after '\(excerpt(start..<index))'")
         }
         let limit = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
         guard magnitude <= limit else {
-            throw QueryError(position: start, problem: "integer '\(text(start..<index))' does not fit in 64 bits")
+            throw QueryError(position: start, problem: "integer '\(excerpt(start..<index))' does not fit in 64 bits")
         }
         let value = negative ? Int64(truncatingIfNeeded: 0 &- magnitude) : Int64(magnitude)
         append(.literal(.int(value)), from: start)

@@ -6,7 +6,7 @@ extension Lexer {
     static func objectId(_ text: String, at position: Int) throws(QueryError) -> ObjectIdBits {
         let digits = Array(text.unicodeScalars)
         guard digits.count == 24, let head = hexValue(digits[0..<16]), let tail = hexValue(digits[16..<24]) else {
-            throw QueryError(position: position, problem: "invalid ObjectId '\(text)': expected 24 hexadecimal digits")
+            throw QueryError(position: position, problem: "invalid ObjectId '\(shortened(text))': expected 24 hexadecimal digits")
         }
         return ObjectIdBits(head: head, tail: UInt32(tail))
     }
@@ -16,13 +16,18 @@ extension Lexer {
         let scalars = Array(text.unicodeScalars)
         let hyphens = [8, 13, 18, 23]
         guard scalars.count == 36, hyphens.allSatisfy({ scalars[$0] == "-" }) else {
-            throw QueryError(position: position, problem: "invalid UUID '\(text)': expected 8-4-4-4-12 hexadecimal digits")
+            throw QueryError(position: position, problem: "invalid UUID '\(shortened(text))': expected 8-4-4-4-12 hexadecimal digits")
         }
         let digits = scalars.filter { $0 != "-" }
         guard digits.count == 32, let high = hexValue(digits[0..<16]), let low = hexValue(digits[16..<32]) else {
-            throw QueryError(position: position, problem: "invalid UUID '\(text)': expected 8-4-4-4-12 hexadecimal digits")
+            throw QueryError(position: position, problem: "invalid UUID '\(shortened(text))': expected 8-4-4-4-12 hexadecimal digits")
         }
         return UUIDBits(high: high, low: low)
+    }
+
+    /// `text` cut to 40 scalars for an error message.
+    private static func shortened(_ text: String) -> String {
+        text.unicodeScalars.count <= 40 ? text : String(String.UnicodeScalarView(text.unicodeScalars.prefix(40))) + "…"
     }
 
     /// The value of up to 16 hexadecimal digits, or nil if one is not a hexadecimal digit.

@@ -10,9 +10,10 @@ extension Parser {
 
     /// operand operator operand, `operand IN …`, `operand BETWEEN {…}`, `keyPath GEOWITHIN shape`.
     mutating func parseComparison(quantifier: Quantifier?, quantifierToken: Token?) throws(QueryError) -> QueryPredicate {
+        let leftIndex = index
         let leftStart = current.start
         let left = try parseOperand(expecting: quantifierToken == nil ? "a predicate" : "a key path")
-        let leftText = "'\(sourceText(leftStart, tokens[index - 1].end))'"
+        let leftText = index - 1 == leftIndex ? describe(tokens[leftIndex]) : "'\(sourceText(leftStart, tokens[index - 1].end))'"
         if let quantifierToken {
             guard case .keyPath = left else {
                 throw QueryError(position: leftStart,

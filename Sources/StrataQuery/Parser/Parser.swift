@@ -77,8 +77,11 @@ struct Parser {
 
     /// How an error names `token`.
     func describe(_ token: Token) -> String {
-        if case .end = token.kind { return "the end of the query" }
-        return "'\(sourceText(token.start, token.end))'"
+        switch token.kind {
+        case .end: return "the end of the query"
+        case .literal(.string): return sourceText(token.start, token.end) // Already quoted.
+        default: return "'\(sourceText(token.start, token.end))'"
+        }
     }
 
     /// "expected `what` after 'previous token' but found 'current token'", at the current token.
