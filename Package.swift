@@ -54,7 +54,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"], swiftSettings: strictSettings),
-        .testTarget(name: "StrataQueryTests", dependencies: ["StrataQuery"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StrataQueryTests", dependencies: ["StrataQuery"], exclude: ["FuzzCorpus"], swiftSettings: strictSettings),
         .testTarget(name: "StrataEngineTests", dependencies: ["StrataEngine"], swiftSettings: strictSettings),
         .testTarget(
             name: "StrataCrashTests",

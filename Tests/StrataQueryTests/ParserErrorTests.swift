@@ -40,6 +40,11 @@ struct ParserErrorTests {
         ErrorCase("s == 'bad \\q'", at: 10, "invalid escape sequence '\\q' at position 10"),
         ErrorCase("s == '\\u12'", at: 6, "invalid escape sequence: expected 4 hexadecimal digits after '\\u' at position 6"),
         ErrorCase("s == '\\udc00'", at: 6, "invalid escape sequence: '\\uDC00' is an unpaired surrogate at position 6"),
+        ErrorCase("a == 'x' 'y'", at: 9,
+                  "expected AND, OR, SORT, DISTINCT, LIMIT or the end of the query after 'x' but found 'y' at position 9"),
+        ErrorCase("'😀e\u{301}' == x y", at: 11,
+                  "expected AND, OR, SORT, DISTINCT, LIMIT or the end of the query after 'x' but found 'y' at position 11"),
+        ErrorCase("'x' 5", at: 4, "expected a comparison operator after 'x' but found '5' at position 4"),
         ErrorCase("name <[c] 'x'", at: 6,
                   "string options are only allowed after ==, !=, BEGINSWITH, ENDSWITH, CONTAINS and LIKE, not after '<' at position 6"),
         ErrorCase("name ==[x] 'x'", at: 8, "expected string options c, d or cd after '[' but found 'x' at position 8"),
@@ -107,6 +112,7 @@ struct ParserErrorTests {
         let clauses = 20_000
         let text = (0..<clauses).map { "a\($0 % 10) == \($0)" }.joined(separator: " AND ")
         let clock = ContinuousClock()
+        let start = clock.now
         var parsed: ParsedQuery?
         let elapsed = try clock.measure { parsed = try RQLParser.parse(text) }
         guard case .and(let parts) = parsed?.predicate else {
@@ -117,6 +123,11 @@ struct ParserErrorTests {
         #expect(elapsed < .seconds(10))
         let longString = "s == '" + String(repeating: "x", count: 1_000_000) + "'"
         #expect(throws: Never.self) { try RQLParser.parse(longString) }
+        let longNumber = "a == 1." + String(repeating: "0", count: 1_000_000) + "1"
+        #expect(try RQLParser.parse(longNumber).predicate == .comparison(Comparison(.keyPath(QueryKeyPath("a")), .equal, .value(.double(1)))))
+        #expect(throws: QueryError.self) { try RQLParser.parse("a == " + String(repeating: "9", count: 1_000_000)) }
+        #expect(throws: QueryError.self) { try RQLParser.parse(String(repeating: "a.", count: 500_000)) }
+        #expect(clock.now - start < .seconds(20))
     }
 
     @Test("QueryError describes itself with its message")

@@ -103,6 +103,11 @@ let queryRows: [QueryRow] = [
     QueryRow("extra.@type == 'string'", [], [2]) { _ in
         Query<Bool>(.predicate(.comparison(.path(QueryPath(components: [.property("extra"), .type])), .equal, .string("string"), [])))
     },
+    QueryRow("owner.@links.QTPet.owner.@count > 2", [], [1, 2, 3]) { _ in
+        Query<Bool>(.predicate(.comparison(.path(QueryPath(components: [
+            .property("owner"), .backlinks(table: "QTPet", property: "owner"), .count,
+        ])), .greater, .int(2), [])))
+    },
     QueryRow("name.@size == 3", [], [1, 6]) { _ in
         Query<Bool>(.predicate(.comparison(.path(QueryPath(components: [.property("name"), .count])), .equal, .int(3), [])))
     },

@@ -15,6 +15,8 @@ extension Parser {
             variable = name
         case .word(let name) where !Self.reservedWords.contains(first.keyword):
             components.append(.property(name))
+        case .attribute("links"):
+            components.append(try parseBacklinks())
         default:
             throw expected(what)
         }
@@ -24,6 +26,7 @@ extension Parser {
                 advance()
                 switch current.kind {
                 case .word(let name): components.append(.property(name))
+                case .attribute("links"): components.append(try parseBacklinks())
                 case .attribute(let name): components.append(try attributeComponent(name))
                 default: throw expected("a property name or an attribute such as '@count'")
                 }
@@ -49,6 +52,18 @@ extension Parser {
         }
     }
 
+    /// `@links.Class.property` (the current token is `@links`): the objects of `Class` whose
+    /// `property` links here. Leaves the cursor on the property name.
+    private mutating func parseBacklinks() throws(QueryError) -> KeyPathComponent {
+        advance()
+        try expect(".", "'.' and a class name after '@links'")
+        guard case .word(let className) = current.kind else { throw expected("a class name after '@links.'") }
+        advance()
+        try expect(".", "'.' and a property name after '@links.\(className)'")
+        guard case .word(let property) = current.kind else { throw expected("a property name after '@links.\(className).'") }
+        return .backlinks(table: className, property: property)
+    }
+
     /// The component for `@name` (the current token).
     private func attributeComponent(_ name: String) throws(QueryError) -> KeyPathComponent {
         switch name {
@@ -60,8 +75,6 @@ extension Parser {
         case "keys": return .keys
         case "values": return .values
         case "type": return .type
-        case "links":
-            throw QueryError(position: current.start, problem: "backlink key paths ('@links') are not supported")
         default:
             throw QueryError(position: current.start,
                              problem: "unknown attribute \(describe(current)); expected @count, @size, @sum, @avg, @min, @max, @keys, @values or @type")
