@@ -38,7 +38,6 @@ public struct Persisted<Value: _Persistable> {
     @available(*, unavailable, message: "@Persisted can only be used as a property on a Realm object")
     public var wrappedValue: Value {
         get { fatalError("@Persisted can only be used as a property on a Realm object") }
-        // swiftlint:disable:next unused_setter_value
         set { fatalError("@Persisted can only be used as a property on a Realm object") }
     }
 
