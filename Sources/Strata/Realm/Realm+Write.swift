@@ -25,8 +25,9 @@ extension Realm {
     ///
     /// - Returns: what `block` returns.
     /// - Throws: what `block` throws, or the ``Realm/Error`` of a failed write or commit.
+    /// Realm observers whose tokens are in `tokens` are not called for this commit.
     @discardableResult
-    public func write<Result>(_ block: () throws -> Result) throws -> Result {
+    public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         beginWrite()
         let result: Result
         do {
@@ -35,7 +36,7 @@ extension Realm {
             if isInWriteTransaction { cancelWrite() }
             throw error
         }
-        if isInWriteTransaction { try commitWrite() }
+        if isInWriteTransaction { try commitWrite(withoutNotifying: tokens) }
         return result
     }
 
@@ -47,6 +48,7 @@ extension Realm {
     public func beginWrite() {
         verifyThread()
         precondition(!isInWriteTransaction, "The Realm is already in a write transaction")
+        refresh()
         do {
             writeState = .active(try store.beginWrite())
         } catch {
@@ -58,7 +60,8 @@ extension Realm {
     ///
     /// - Throws: ``Realm/Error``: the failure that cancelled the transaction, or a failure to
     ///   make the commit durable; `wrongTransactionState` when no write is open.
-    public func commitWrite() throws {
+    /// Realm observers whose tokens are in `tokens` are not called for this commit.
+    public func commitWrite(withoutNotifying tokens: [NotificationToken] = []) throws {
         verifyThread()
         switch writeState {
         case .none:
@@ -66,7 +69,7 @@ extension Realm {
         case .failed(let error):
             writeState = .none
             forgetCancelledTables()
-            refresh()
+            advance()
             throw error
         case .active(let transaction):
             writeState = .none
@@ -74,10 +77,11 @@ extension Realm {
                 try transaction.commit()
             } catch {
                 forgetCancelledTables()
-                refresh()
+                advance()
                 throw Realm.Error.wrap(error)
             }
-            refresh()
+            advance()
+            notifyRealmObservers(.didChange, skipping: tokens)
         }
     }
 
@@ -96,7 +100,7 @@ extension Realm {
             writeState = .none
         }
         forgetCancelledTables()
-        refresh()
+        advance()
     }
 
     /// Records a user-caused failure inside a write: the transaction is cancelled (nothing is

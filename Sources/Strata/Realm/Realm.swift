@@ -111,9 +111,20 @@ public final class Realm {
     /// Advances the Realm to the newest version.
     ///
     /// - Returns: whether the version changed.
+    /// Calls the Realm observers (``observe(_:)``) with `.didChange` when the version changed.
     @discardableResult
     public func refresh() -> Bool {
         verifyThread()
+        let changed = advance()
+        if changed { notifyRealmObservers(.didChange) }
+        return changed
+    }
+
+    /// Moves to the newest version without notifying.
+    ///
+    /// - Returns: whether the version changed.
+    @discardableResult
+    func advance() -> Bool {
         guard !isInWriteTransaction else { return false }
         let before = pinned?.version
         repin()

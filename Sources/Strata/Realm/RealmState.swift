@@ -22,6 +22,9 @@ final class RealmState {
     var tableInfos: [ObjectIdentifier: TableInfo] = [:]
     /// The model classes the Realm opened with (its schema).
     var schemaClasses: [ClassInfo] = []
+    /// `Realm.observe` blocks, in registration order.
+    var realmObservers: [(id: Int, block: Realm.NotificationBlock)] = []
+    var nextObserverID = 0
     /// Changes whenever what the Realm reads may have changed (a new version, a write begun,
     /// committed or cancelled); together with the write's instruction count it keys the row
     /// caches of managed objects.

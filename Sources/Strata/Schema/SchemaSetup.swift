@@ -101,7 +101,7 @@ struct SchemaSetup {
             transaction.cancel()
             throw error
         }
-        realm.refresh()
+        realm.advance()
     }
 
     // MARK: - Tables
