@@ -72,3 +72,21 @@ struct RealmObserveTests {
         token.invalidate()
     }
 }
+
+@Suite("A failed write")
+struct FailedWriteTests {
+    @Test("objects added before a failure in the same write read defaults instead of trapping, and write throws")
+    func readsAfterFailure() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "failed-\(UUID())", objectTypes: [ObservedNote.self]))
+        let note = ObservedNote(value: ["text": "kept?"])
+        #expect(throws: Realm.Error.self) {
+            try realm.write {
+                realm.add(note)
+                realm.create(ObservedNote.self, value: ["text": String(repeating: "x", count: 0xFF_FFFF)])
+                #expect(note.text == "")
+            }
+        }
+        #expect(realm.objects(ObservedNote.self).count == 0)
+        #expect(note.isInvalidated)
+    }
+}

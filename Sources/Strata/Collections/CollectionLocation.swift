@@ -35,6 +35,7 @@ struct CollectionLocation {
     var value: StrataEngine.Value {
         realm.verifyThread()
         guard let top = realm.readSnapshot.table(table)?.value(of: object, column: column) else {
+            if case .failed = realm.writeState { return .null }
             preconditionFailure("Object has been deleted or invalidated.")
         }
         return top.nested(at: path) ?? .null

@@ -51,6 +51,9 @@ struct ObjectHandle {
             return V._rlmFromStored(row.values[column], context(column: column))
         }
         guard let row = realm.readSnapshot.table(table.key)?.row(key) else {
+            // Inside a write that a failure cancelled, objects it created are gone until
+            // `write {}` throws; reads give defaults instead of trapping first.
+            if case .failed = realm.writeState { return V._rlmFromStored(.null, context(column: column)) }
             preconditionFailure("Object has been deleted or invalidated.")
         }
         object.cachedRow = row
