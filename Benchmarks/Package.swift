@@ -2,17 +2,21 @@
 import PackageDescription
 
 // The benchmark harness is its own package so that users of Strata never build its
-// dependencies. Run: `cd Benchmarks && swift run -c release strata-bench --quick`.
+// dependencies (GRDB). Run: `cd Benchmarks && swift run -c release strata-bench --quick`.
 let package = Package(
     name: "StrataBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "Strata", path: ".."),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .executableTarget(
             name: "strata-bench",
-            dependencies: [.product(name: "Strata", package: "Strata")],
+            dependencies: [
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             path: "Sources/StrataBench",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -1,46 +1,57 @@
 import Foundation
-import Strata
+import GRDB
 
-// strata-bench: measures Strata on WORKLOAD.md's workloads.
-// Usage: strata-bench [--quick]
-let quick = CommandLine.arguments.contains("--quick")
+// strata-bench: WORKLOAD.md's workloads on Strata and GRDB.swift side by side, in one process,
+// alternating GRDB and Strata repetition by repetition. Prints one JSON line per workload per
+// store, then a markdown table. Usage: strata-bench [--quick]
+if let store = Options.value(after: W9Memory.childFlag) {
+    do { try W9Memory.childMain(store) } catch {
+        FileHandle.standardError.write(Data("W9 child failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
 if CommandLine.arguments.contains("--profile-property-read") {
     // A long run of one workload, for `perf record`.
-    print(try ModelWorkloads.propertyRead(accesses: 20_000_000), "ns/read")
+    let store = try StrataStore(.normal, seededRows: 1_000)
+    print(try PropertyAccess.read(store, accesses: 20_000_000), "ns/read")
     exit(0)
 }
-let scale: Int64 = quick ? 1 : 1
 
-print("# strata-bench \(quick ? "--quick" : "(full)")  date: \(Date())  cores: \(ProcessInfo.processInfo.activeProcessorCount)")
-print("| workload | durability | figure |")
-print("|---|---|---|")
-
-func best(of repetitions: Int, _ body: () throws -> Double) rethrows -> Double {
-    var results: [Double] = []
-    for _ in 0..<repetitions { results.append(try body()) }
-    return results.max() ?? 0
+let mode = Options.quick ? "--quick (1 run per figure, W7 with 100 commits)" : "full"
+let sqliteVersion = try DatabaseQueue().read { try String.fetchOne($0, sql: "SELECT sqlite_version()") ?? "?" }
+let header = "strata-bench \(mode) — \(Machine.header) — GRDB 7.10.0, SQLite \(sqliteVersion)"
+print("# " + header)
+if Machine.loadAverage > 0.5 {
+    print("# WARNING: load average \(Machine.loadAverage) on \(Machine.cores) cores: other processes are running, "
+          + "so the figures are noisy (WORKLOAD.md rule 3 asks for an idle machine)")
 }
+fflush(nil)
 
+let started = now()
+let table = Table()
 do {
-    for durability in [Durability.normal, .full] {
-        let rows = try best(of: 3) { try EngineWorkloads.bulkInsert(rows: 100_000 * scale, durability: durability) }
-        print("| W1 bulk insert 100k rows | .\(durability) | \(Int(rows)) rows/s |")
+    try W1BulkInsert.run(table) // first: W9 is about W1's peak (W9 itself uses fresh processes)
+    try W2SmallTransactions.run(table)
+    do { // the seeded 100k-row databases of W3…W6, closed before W7
+        let fixtures = try Fixtures(.normal)
+        try SanityCounts.run(fixtures)
+        try W3PointLookups.run(fixtures, table)
+        try W4Queries.run(fixtures, table)
+        try W5FilteredSort.run(fixtures, table)
+        try W6BulkUpdate.run(fixtures, table)
     }
-    for durability in [Durability.normal, .full] {
-        var runs: [(Double, Double, Double)] = []
-        for _ in 0..<3 { runs.append(try EngineWorkloads.smallTransactions(count: 2_000, durability: durability)) }
-        let run = runs.max { $0.0 < $1.0 }!
-        print("| W2 one-row transactions | .\(durability) | \(Int(run.0)) tx/s, p50 \(Int(run.1)) µs, p99 \(Int(run.2)) µs |")
-    }
-    let read = try ModelWorkloads.propertyRead(accesses: 1_000_000)
-    print("| managed property read | - | \(String(format: "%.0f", read)) ns/access |")
-    let write = try ModelWorkloads.propertyWrite(accesses: 100_000)
-    print("| managed property write (in one write) | - | \(String(format: "%.0f", write)) ns/access |")
-    for threads in [1, 2, 4, 8] {
-        let (rate, syncs) = try EngineWorkloads.groupCommit(threads: threads, perThread: 2_000 / threads, durability: .full)
-        print("| group commit, \(threads) writer threads | .full | \(Int(rate)) tx/s, \(String(format: "%.2f", syncs)) syncs/commit |")
-    }
+    try W7Observation.run(table)
+    try W8Contention.run(table)
+    try W9Memory.run(table)
+    try PropertyAccess.run(table)
+    try GroupCommit.run(table)
 } catch {
-    print("benchmark failed: \(error)")
+    print("BENCHMARK FAILED: \(error)")
+    FileHandle.standardError.write(Data("BENCHMARK FAILED: \(error)\n".utf8))
     exit(1)
 }
+print("")
+print(table.markdown(title: "## " + header))
+print("")
+print(String(format: "total time: %.0f s; load average (1 min) at the end: %.2f", seconds(since: started),
+             Machine.loadAverage))

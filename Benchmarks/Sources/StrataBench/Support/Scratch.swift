@@ -9,5 +9,7 @@ struct Scratch {
         path = String(cString: mkdtemp(&template)!)
     }
 
+    func file(_ name: String) -> String { path + "/" + name }
+
     func remove() { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -1,0 +1,43 @@
+import Foundation
+import Strata
+
+/// One Strata database: a Realm file in a fresh directory with the `BenchPerson` class, in the
+/// durability of `pairing`. `realm` belongs to the thread that created the store; other threads
+/// open their own Realm from `configuration`.
+final class StrataStore {
+    let configuration: Realm.Configuration
+    let realm: Realm
+    let sync: String
+    private let scratch = Scratch()
+
+    init(_ pairing: Pairing, seededRows rows: Int64 = 0) throws {
+        configuration = Realm.Configuration(
+            fileURL: URL(fileURLWithPath: scratch.file("bench.strata")), objectTypes: [BenchPerson.self],
+            durability: pairing.strata)
+        realm = try Realm(configuration: configuration)
+        sync = "durability=.\(pairing.strata)"
+        if rows > 0 { try seed(1...rows) }
+    }
+
+    /// Adds rows `ids` in one write transaction.
+    func seed(_ ids: ClosedRange<Int64>) throws {
+        try realm.write {
+            for id in ids { realm.add(BenchPerson(PersonData(id: id))) }
+        }
+    }
+
+    var count: Int {
+        realm.refresh()
+        return realm.objects(BenchPerson.self).count
+    }
+
+    /// The engine statistics of the store behind the Realm (same store: the registry shares it).
+    var statistics: StoreStatistics {
+        get throws {
+            try Store.open(StoreConfiguration(location: .file(path: configuration.fileURL!.path),
+                                              durability: configuration.durability)).statistics
+        }
+    }
+
+    deinit { scratch.remove() }
+}
