@@ -18,11 +18,18 @@ struct PredicateEvaluator {
         case .constant(let value):
             return value
         case .and(let parts):
-            return parts.allSatisfy { matches($0, key: key, row: row, variables: variables) }
+            for part in parts where !matches(part, key: key, row: row, variables: variables) { return false }
+            return true
         case .or(let parts):
-            return parts.contains { matches($0, key: key, row: row, variables: variables) }
+            for part in parts where matches(part, key: key, row: row, variables: variables) { return true }
+            return false
         case .not(let inner):
             return !matches(inner, key: key, row: row, variables: variables)
+        case .compare(.path(let path), let op, .value(let constant), let options, _, false)
+            where row != nil && path.rootColumn != nil:
+            // The common case, a property of the object against a constant: no arrays, no
+            // closures (this is the inner loop of a scan).
+            return ValueComparison.holds(row!.values[path.rootColumn!], op, constant, options: options)
         case .compare(let left, let op, let right, let options, let quantifier, let typeTest):
             let lefts = values(left, key: key, row: row, variables: variables)
             let rights = values(right, key: key, row: row, variables: variables)
@@ -36,6 +43,10 @@ struct PredicateEvaluator {
                 }
             }
             return quantified(lefts, isToMany: left.path?.isToMany == true, quantifier, test)
+        case .between(.path(let path), let low, let high, _) where row != nil && path.rootColumn != nil:
+            let value = row!.values[path.rootColumn!]
+            return ValueComparison.holds(value, .greaterOrEqual, low, options: [])
+                && ValueComparison.holds(value, .lessOrEqual, high, options: [])
         case .between(let operand, let low, let high, let quantifier):
             let lefts = values(operand, key: key, row: row, variables: variables)
             return quantified(lefts, isToMany: operand.path?.isToMany == true, quantifier) { value in

@@ -6,6 +6,22 @@ import StrataEngine
 enum ValueComparison {
     /// Whether `left op right` holds.
     static func holds(_ left: Value, _ op: ComparisonOperator, _ right: Value, options: StringOptions) -> Bool {
+        // Same-kind ints and strings are the hot path of scans.
+        if case .int(let a) = left, case .int(let b) = right {
+            switch op {
+            case .equal: return a == b
+            case .notEqual: return a != b
+            case .less: return a < b
+            case .lessOrEqual: return a <= b
+            case .greater: return a > b
+            case .greaterOrEqual: return a >= b
+            default: return false
+            }
+        }
+        if options.isEmpty, case .string(let a) = left, case .string(let b) = right {
+            if op == .equal { return a == b }
+            if op == .notEqual { return a != b }
+        }
         switch op {
         case .equal: return equal(left, right, options)
         case .notEqual: return !equal(left, right, options)

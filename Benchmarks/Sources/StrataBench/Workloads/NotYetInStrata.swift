@@ -1,6 +1,5 @@
 /// The notes for figures Strata cannot produce yet (the table shows the text before ';').
 enum NotYetInStrata {
-    static let queries = "not yet implemented in Strata; needs the query engine (filter/sort on Results)"
     static let notifications = "not yet implemented in Strata; needs collection notifications carrying the new "
         + "value (Realm.observe only says that something changed)"
 
