@@ -105,7 +105,17 @@ public struct CompiledQuery: Sendable {
     private func order(_ keys: [ObjectKey], snapshot: Snapshot, evaluator: PredicateEvaluator) -> [ObjectKey] {
         var keys = keys
         if !sort.isEmpty {
-            let sortValues = keys.map { key in sort.map { evaluator.value(of: $0.path, key: key) } }
+            let tableData = snapshot.table(table)
+            // Root properties are read straight from the row; paths through links go through
+            // the evaluator.
+            let sortValues = keys.map { key in
+                sort.map { sortKey in
+                    if let column = sortKey.path.rootColumn, let value = tableData?.value(of: key, column: column) {
+                        return value
+                    }
+                    return evaluator.value(of: sortKey.path, key: key)
+                }
+            }
             let order = keys.indices.sorted { a, b in
                 for (index, key) in sort.enumerated() {
                     let comparison = sortValues[a][index].compare(sortValues[b][index])
