@@ -27,7 +27,6 @@ public final class LockedValueBox<Value>: @unchecked Sendable {
     /// Runs `body` with exclusive access to the value and returns its result.
     ///
     /// Never call user code (observer blocks, migration blocks) from `body`.
-
     public func withLockedValue<R, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> R
     ) throws(Failure) -> R {

@@ -24,8 +24,11 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { count() }
+    /// The element at `position` of the wrapped collection.
     public subscript(position: Int) -> Element { element(position) }
+    /// The wrapped collection's Realm.
     public var realm: Realm? { owner() }
+    /// Whether the wrapped collection is invalidated.
     public var isInvalidated: Bool { invalidated() }
     public var _asResults: Results<Element> { results() }
     public var description: String { describe() }

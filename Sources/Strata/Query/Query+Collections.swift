@@ -70,6 +70,7 @@ public protocol MapQueryable {
 }
 
 extension Map: MapQueryable {
+    /// The map's value type.
     public typealias MapValue = Value
 }
 

@@ -7,19 +7,33 @@ import StrataEngine
 /// (Strata accepts up to 100 levels); a nested collection read from a managed object is live and
 /// can be changed in place inside a write.
 public enum AnyRealmValue: Hashable {
+    /// Null.
     case none
+    /// An integer.
     case int(Int)
+    /// A boolean.
     case bool(Bool)
+    /// A float.
     case float(Float)
+    /// A double.
     case double(Double)
+    /// A string.
     case string(String)
+    /// Binary data.
     case data(Data)
+    /// A date.
     case date(Date)
+    /// A link to an object.
     case object(Object)
+    /// An object id.
     case objectId(ObjectId)
+    /// A decimal.
     case decimal128(Decimal128)
+    /// A UUID.
     case uuid(UUID)
+    /// A nested list of mixed values.
     case list(List<AnyRealmValue>)
+    /// A nested dictionary of mixed values.
     case dictionary(Map<String, AnyRealmValue>)
 
     /// The deepest nesting of lists and dictionaries Strata stores.

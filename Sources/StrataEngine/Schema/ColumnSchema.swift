@@ -1,5 +1,7 @@
 /// The kind of value a column (or each element of a collection column) holds.
 public enum ValueType: UInt8, Sendable, Hashable, CaseIterable {
+    /// The scalar kinds, one per `Value` case of the same name (`binary` for data, `timestamp`
+    /// for dates).
     case bool, int, float, double, string, binary, timestamp, decimal128, objectId, uuid
     /// Any value, including nested lists and dictionaries (Realm's `AnyRealmValue`).
     case mixed
@@ -21,6 +23,7 @@ public enum ValueType: UInt8, Sendable, Hashable, CaseIterable {
 
 /// Whether a column holds one value or a collection of them.
 public enum CollectionKind: UInt8, Sendable, Hashable {
+    /// One value; an ordered list; a set of unique values; a string-keyed dictionary.
     case single, list, set, dictionary
 }
 

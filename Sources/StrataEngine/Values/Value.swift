@@ -6,15 +6,25 @@
 public enum Value: Hashable, Sendable {
     /// No value (an optional property that is nil, or a mixed value that is none).
     case null
+    /// A boolean.
     case bool(Bool)
+    /// An integer (every Swift integer width is stored as 64 bits).
     case int(Int64)
+    /// A 32-bit float.
     case float(Float)
+    /// A 64-bit double.
     case double(Double)
+    /// A string.
     case string(String)
+    /// Binary data.
     case binary([UInt8])
+    /// A point in time.
     case timestamp(Timestamp)
+    /// A decimal128, as its 128 bits.
     case decimal128(Decimal128Bits)
+    /// An object id, as its 12 bytes.
     case objectId(ObjectIdBits)
+    /// A UUID, as its 16 bytes.
     case uuid(UUIDBits)
     /// A link to an object (a link column, a list of links, or a mixed value).
     case link(ObjectLink)

@@ -49,12 +49,15 @@ public struct Comparison: Hashable, Sendable {
 
 /// A comparison operator of the Realm Query Language.
 public enum ComparisonOperator: String, Hashable, Sendable {
+    /// The comparisons and the string operators, spelled as in the language.
     case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    /// String operators.
     case beginsWith = "BEGINSWITH", endsWith = "ENDSWITH", contains = "CONTAINS", like = "LIKE"
 }
 
 /// How a comparison through a to-many key path combines its elements.
 public enum Quantifier: String, Hashable, Sendable {
+    /// Some element matches; every element matches (true when empty); no element matches.
     case any = "ANY", all = "ALL", none = "NONE"
 }
 
@@ -142,6 +145,7 @@ public enum KeyPathComponent: Hashable, Sendable, CustomStringConvertible {
 
 /// An aggregate over a collection.
 public enum AggregateKind: String, Hashable, Sendable {
+    /// `@sum`, `@avg`, `@min`, `@max`.
     case sum, avg, min, max
 }
 

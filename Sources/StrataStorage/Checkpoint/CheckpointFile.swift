@@ -17,6 +17,7 @@ import StrataSupport
 public enum CheckpointFile {
     static let magic: [UInt8] = Array("STRATACK".utf8)
     static let formatVersion: UInt32 = 1
+    /// The size of the checkpoint header; the payload starts at this offset.
     public static let headerSize = 40
 
     /// A checkpoint read back from disk.

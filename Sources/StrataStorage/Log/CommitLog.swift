@@ -66,6 +66,7 @@ public final class CommitLog: Sendable {
         for path in try segmentPaths(storePath: storePath) { try FileSystem.remove(path) }
     }
 
+    /// The paths of the log segments of `storePath`, in sequence order.
     public static func segmentPaths(storePath: String) throws -> [String] {
         let prefix = FileSystem.fileName(of: storePath) + ".log."
         return try FileSystem.siblings(of: storePath, withPrefix: prefix).compactMap { name in
