@@ -10,7 +10,7 @@ open class ObjectBase: CustomStringConvertible {
     /// Where a managed object lives; nil while unmanaged.
     @usableFromInline var handle: ObjectHandle?
     /// Set on the throwaway instances that turn Swift key paths into property names.
-    var tracer: KeyPathTracer?
+    @usableFromInline var tracer: KeyPathTracer?
     /// The managed object's row as last read, and when: property reads skip the snapshot, table
     /// and tree lookups while nothing changed.
     var cachedRow: Row?

@@ -19,8 +19,10 @@ extension Persisted: PersistedAccessor {
     static var column: _ColumnDescription { Value._rlmColumn }
     static var valueType: any _Persistable.Type { Value.self }
 
-    private static func storage(_ address: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Persisted<Value>> {
-        address.assumingMemoryBound(to: Persisted<Value>.self)
+    /// `Self.self` rather than `Persisted<Value>.self`: the type is at hand, so no generic
+    /// metadata lookup per call (this runs for every property of every added object).
+    private static func storage(_ address: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Self> {
+        address.assumingMemoryBound(to: Self.self)
     }
 
     static func declaration(at address: UnsafeMutableRawPointer) -> (indexed: Bool, primaryKey: Bool, origin: String?) {

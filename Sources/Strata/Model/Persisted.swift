@@ -72,9 +72,11 @@ public struct Persisted<Value: _Persistable> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
         get {
-            if let handle = object.handle, case .managed(let property) = object[keyPath: storageKeyPath].state {
+            let state = object[keyPath: storageKeyPath].state
+            if let handle = object.handle, case .managed(let property) = state {
                 return handle.read(property: property, as: Value.self, of: object)
             }
+            if case .unmanaged(let value) = state, object.tracer == nil { return value }
             return unmanagedGet(object, storageKeyPath)
         }
         set {
@@ -82,7 +84,8 @@ public struct Persisted<Value: _Persistable> {
                 handle.write(newValue, property: property)
                 return
             }
-            unmanagedSet(object, newValue, storageKeyPath)
+            precondition(object.handle == nil, "a managed object's property was not bound to its column")
+            object[keyPath: storageKeyPath].state = .unmanaged(newValue)
         }
     }
 
@@ -103,13 +106,6 @@ public struct Persisted<Value: _Persistable> {
         return object[keyPath: storageKeyPath].unmanagedValue()
     }
 
-    @usableFromInline
-    static func unmanagedSet<EnclosingSelf: ObjectBase>(
-        _ object: EnclosingSelf, _ newValue: Value, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
-    ) {
-        precondition(object.handle == nil, "a managed object's property was not bound to its column")
-        object[keyPath: storageKeyPath].state = .unmanaged(newValue)
-    }
 
     /// The unmanaged value, computing and keeping the default on first use.
     mutating func unmanagedValue() -> Value {

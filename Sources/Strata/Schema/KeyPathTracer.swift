@@ -5,6 +5,8 @@
 /// `\Dog.owner?.name` → `["owner", "name"]`: a link property returns another traced instance so
 /// the path can go on.
 public final class KeyPathTracer {
+    @usableFromInline init() {}
+
     private(set) var names: [String] = []
 
     /// Records the property whose storage is at `offset` inside an instance of `type`.
