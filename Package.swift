@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Strata's layers (see ../shared/DESIGN.md), bottom to top:
-/// StrataSupport → StrataStorage → StrataEngine → (StrataEventLoop) → Strata.
+/// StrataSupport → StrataStorage → StrataEngine → StrataQuery → StrataNotify (with StrataEventLoop) → Strata.
 /// Arrows point down only; the public product is the `Strata` library.
 let strictSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -39,7 +39,12 @@ let package = Package(
         ),
         .target(name: "StrataQuery", dependencies: ["StrataEngine"], swiftSettings: strictSettings),
         .target(name: "StrataEventLoop", dependencies: ["CLibUV", "StrataSupport"], swiftSettings: strictSettings),
-        .target(name: "Strata", dependencies: ["StrataEngine", "StrataQuery", "StrataEventLoop"], swiftSettings: strictSettings),
+        .target(
+            name: "StrataNotify", dependencies: ["StrataEngine", "StrataQuery", "StrataEventLoop"],
+            swiftSettings: strictSettings),
+        .target(
+            name: "Strata", dependencies: ["StrataEngine", "StrataQuery", "StrataEventLoop", "StrataNotify"],
+            swiftSettings: strictSettings),
         .target(name: "RealmSwift", dependencies: ["Strata"], swiftSettings: strictSettings),
         .executableTarget(
             name: "StrataExample",
@@ -64,6 +69,7 @@ let package = Package(
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"], swiftSettings: strictSettings),
         .testTarget(name: "RealmSwiftCompatibilityTests", dependencies: ["RealmSwift"], swiftSettings: strictSettings),
+        .testTarget(name: "StrataNotifyTests", dependencies: ["StrataNotify"], swiftSettings: strictSettings),
         .testTarget(name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV"], swiftSettings: strictSettings),
         .executableTarget(name: "strata-query-fuzz", dependencies: ["StrataQuery"], path: "Sources/StrataQueryFuzz", swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
     ]

@@ -222,6 +222,13 @@ public final class EventLoop: @unchecked Sendable {
 
     // MARK: - Confinement
 
+    /// The loop running on the calling thread (inside its ``run()``), if any.
+    ///
+    /// A Realm opened on a loop thread delivers its notifications through that loop.
+    public static var current: EventLoop? {
+        runningLoopMarker.current.map { Unmanaged<EventLoop>.fromOpaque($0).takeUnretainedValue() }
+    }
+
     /// Whether the calling thread is the one running this loop.
     ///
     /// Costs one thread-local read; no lock.

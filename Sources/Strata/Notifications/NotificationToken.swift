@@ -1,8 +1,9 @@
 /// Keeps a notification block registered, as Realm Swift's `NotificationToken`; call
 /// ``invalidate()`` to stop it.
 ///
-/// Invalidation is idempotent; once invalidated a token never delivers again. Releasing the token
-/// without invalidating it keeps the registration alive (as in Realm), so keep it and invalidate it.
+/// Invalidation is idempotent; once invalidated a token never delivers again. As in Realm, a
+/// collection, map or object observer stops when its token is released, so keep the token for as
+/// long as you want notifications; a `Realm.observe` block stays registered until invalidated.
 public class NotificationToken {
     private var onInvalidate: (() -> Void)?
 

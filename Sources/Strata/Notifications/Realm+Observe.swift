@@ -1,3 +1,5 @@
+import StrataNotify
+
 extension Realm {
     /// What changed, for a Realm notification block, as Realm Swift's `Realm.Notification`.
     public enum Notification: String, Sendable {
@@ -16,8 +18,10 @@ extension Realm {
     /// `write {}` / `commitWrite()` on it (even one that changed nothing) and after a
     /// `refresh()` that found a newer version.
     ///
-    /// Linux note: until the event-loop notifiers land, commits made on other threads reach this
-    /// block when this Realm calls `refresh()` or begins a write.
+    /// Commits made elsewhere (another thread, another Realm) reach it when this Realm advances:
+    /// on its scheduler (the main queue, its `EventLoop`, its dispatch queue) soon after the
+    /// commit, or at `refresh()` / `beginWrite()`. A Realm on a thread without a scheduler sees
+    /// them only at `refresh()` / `beginWrite()`.
     ///
     /// - Returns: a token; invalidate it to stop the notifications.
     public func observe(_ block: @escaping NotificationBlock) -> NotificationToken {
@@ -25,6 +29,9 @@ extension Realm {
         let id = state.nextObserverID
         state.nextObserverID += 1
         state.realmObservers.append((id, block))
+        if state.realmObservers.count == 1, state.scheduler != nil {
+            NotifierHub.hub(for: store).retainTarget(notificationTarget())
+        }
         return RealmNotificationToken(state: state, id: id)
     }
 
@@ -45,6 +52,12 @@ final class RealmNotificationToken: NotificationToken {
 
     init(state: RealmState, id: Int) {
         self.id = id
-        super.init { [weak state] in state?.realmObservers.removeAll { $0.id == id } }
+        super.init { [weak state] in
+            guard let state else { return }
+            state.realmObservers.removeAll { $0.id == id }
+            if state.realmObservers.isEmpty, let target = state.target {
+                NotifierHub.hub(for: state.store).releaseTarget(target)
+            }
+        }
     }
 }

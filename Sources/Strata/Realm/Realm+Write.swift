@@ -73,14 +73,16 @@ extension Realm {
             throw error
         case .active(let transaction):
             writeState = .none
+            let version: UInt64
             do {
-                try transaction.commit()
+                version = try transaction.commit()
             } catch {
                 forgetCancelledTables()
                 advance()
                 throw Realm.Error.wrap(error)
             }
             advance()
+            if version > transaction.baseVersion { noteLocalCommit(version, skipping: tokens) }
             notifyRealmObservers(.didChange, skipping: tokens)
         }
     }

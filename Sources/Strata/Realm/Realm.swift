@@ -70,7 +70,16 @@ public final class Realm {
     /// - Throws: ``Realm/Error``: `fileNotFound` (read-only and missing), `invalidDatabase`
     ///   (not a Strata file), `corruptFile`, `alreadyOpen` (another process), `schemaMismatch`,
     ///   `invalidSchema`, `fail` (an encryption key was given: not supported yet).
-    public init(configuration: Configuration) throws {
+    public convenience init(configuration: Configuration) throws {
+        try self.init(configuration: configuration, queue: nil)
+    }
+
+    /// Opens a Realm confined to a serial dispatch queue, as Realm Swift's
+    /// `Realm(configuration:queue:)`: call it on `queue`; the Realm may then be used from any
+    /// block running on `queue`, and its notifications are delivered there.
+    ///
+    /// - Throws: as ``init(configuration:)``.
+    public init(configuration: Configuration, queue: DispatchQueue?) throws {
         self.configuration = configuration
         if configuration.encryptionKey != nil {
             throw Realm.Error(Realm.Error.fail, "Encryption is not supported by Strata yet; open the Realm without "
@@ -78,12 +87,23 @@ public final class Realm {
         }
         do {
             store = try SchemaSetup.openStore(configuration)
-            let (state, isNew) = try RealmState.forCurrentThread(store: store)
+            if let queue { dispatchPrecondition(condition: .onQueue(queue)) }
+            let (state, isNew) = try RealmState.forCurrentThread(store: store, queue: queue)
             self.state = state
-            if isNew { try SchemaSetup(realm: self).run() }
+            if isNew {
+                state.configuration = configuration
+                try SchemaSetup(realm: self).run()
+            }
         } catch {
             throw Realm.Error.wrap(error)
         }
+    }
+
+    /// Another `Realm` value over an existing state (for notification deliveries).
+    init(state: RealmState, configuration: Configuration) {
+        self.configuration = configuration
+        store = state.store
+        self.state = state
     }
 
     // MARK: - Versions
@@ -115,9 +135,8 @@ public final class Realm {
     @discardableResult
     public func refresh() -> Bool {
         verifyThread()
-        let changed = advance()
-        if changed { notifyRealmObservers(.didChange) }
-        return changed
+        guard !isInWriteTransaction else { return false }
+        return deliverNotifications(advancingTo: try? store.pin())
     }
 
     /// Moves to the newest version without notifying.
@@ -157,7 +176,7 @@ public final class Realm {
 
     /// Traps when the Realm is used from a thread other than the one that opened it.
     func verifyThread() {
-        guard pthread_equal(state.thread, pthread_self()) != 0 else {
+        guard state.isOnOwningThread else {
             preconditionFailure("Realm accessed from incorrect thread.")
         }
     }

@@ -3,6 +3,9 @@ import Glibc
 #endif
 import Foundation
 import StrataEngine
+import StrataEventLoop
+import StrataNotify
+import StrataSupport
 
 /// The mutable state of a Realm on one thread: its pinned version, its write transaction and
 /// its cache of tables.
@@ -45,16 +48,41 @@ final class RealmState {
         static let none = ReadKey(generation: .max, instructions: -1)
     }
     let thread = pthread_self()
+    let store: Store
+    /// The configuration of the first Realm opened on this state.
+    var configuration: Realm.Configuration?
+    /// Where notifications are delivered and what the Realm is confined to: an event loop, a
+    /// dispatch queue, the main queue, or nil (a plain thread: no asynchronous notifications).
+    let scheduler: (any Scheduler)?
+    /// Collection, map and object observers, in registration order.
+    var registrations: [NotificationRegistration] = []
+    /// The delivery end of this Realm at the notifier worker, created on first observer.
+    var target: NotificationTarget?
+    /// Versions this Realm committed and has not yet delivered past (for `PropertyChange.oldValue`).
+    var localCommits: Set<UInt64> = []
 
-    private init(pinned: PinnedSnapshot) {
+    private init(pinned: PinnedSnapshot, store: Store, scheduler: (any Scheduler)?) {
         self.pinned = pinned
+        self.store = store
+        self.scheduler = scheduler
     }
 
     deinit {
         if case .active(let transaction) = writeState { transaction.cancel() }
+        let hub = NotifierHub.hub(for: store)
+        for registration in registrations { hub.unregister(registration.notifier) }
+        if let target, !realmObservers.isEmpty, scheduler != nil { hub.releaseTarget(target) }
     }
 
-    private final class WeakState {
+    /// Whether the caller may use this state: on its scheduler when it has one that is not
+    /// tied to one thread (a dispatch queue), otherwise on the thread that created it.
+    var isOnOwningThread: Bool {
+        if let scheduler, scheduler is DispatchQueueScheduler { return scheduler.isOnSchedulerThread }
+        return pthread_equal(thread, pthread_self()) != 0
+    }
+
+    private final class WeakState: @unchecked Sendable {
+        // Safety: only read or written under `queueStates`' lock or on the owning thread.
         weak var state: RealmState?
         init(_ state: RealmState) { self.state = state }
     }
@@ -65,12 +93,38 @@ final class RealmState {
     /// version) if there is none.
     ///
     /// - Returns: the state and whether it was just created.
-    static func forCurrentThread(store: Store) throws -> (RealmState, isNew: Bool) {
+    static func forCurrentThread(store: Store, queue: DispatchQueue?) throws -> (RealmState, isNew: Bool) {
+        if let queue {
+            return try queueStates.withLockedValue { states in
+                let key = QueueKey(queue: ObjectIdentifier(queue), store: ObjectIdentifier(store))
+                if let state = states[key]?.state { return (state, false) }
+                let state = RealmState(pinned: try store.pin(), store: store,
+                                       scheduler: DispatchQueueScheduler(queue: queue))
+                states[key] = WeakState(state)
+                return (state, true)
+            }
+        }
         let dictionary = Thread.current.threadDictionary
         let key = "\(threadKey).\(ObjectIdentifier(store).hashValue)"
         if let box = dictionary[key] as? WeakState, let state = box.state { return (state, false) }
-        let state = RealmState(pinned: try store.pin())
+        let state = RealmState(pinned: try store.pin(), store: store, scheduler: currentScheduler())
         dictionary[key] = WeakState(state)
         return (state, true)
     }
+
+    /// The scheduler of the calling thread: the event loop running on it, or the main queue on
+    /// the main thread; nil on other threads.
+    private static func currentScheduler() -> (any Scheduler)? {
+        if let loop = EventLoop.current { return loop }
+        if Thread.isMainThread { return DispatchQueueScheduler(queue: .main) }
+        return nil
+    }
+
+    private struct QueueKey: Hashable {
+        let queue: ObjectIdentifier
+        let store: ObjectIdentifier
+    }
+
+    /// The states of queue-confined Realms (`Realm(configuration:queue:)`).
+    private static let queueStates = LockedValueBox<[QueueKey: WeakState]>([:])
 }

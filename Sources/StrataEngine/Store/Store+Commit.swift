@@ -49,16 +49,19 @@ extension Store {
 
     /// Publishes every pending commit up to `version`, in order. Idempotent.
     func publishPending(upTo version: UInt64) {
-        state.withLockedValue { state in
+        let published = state.withLockedValue { state -> Bool in
             let ready = state.pending.prefix { $0.snapshot.version <= version }
-            guard !ready.isEmpty else { return }
+            guard !ready.isEmpty else { return false }
             state.pending.removeFirst(ready.count)
             Self.publish(Array(ready), into: &state)
+            return true
         }
+        if published { notifyPublished(version) }
     }
 
     private func publish(_ entries: [(snapshot: Snapshot, changeset: Changeset)]) {
         state.withLockedValue { Self.publish(entries, into: &$0) }
+        if let last = entries.last { notifyPublished(last.snapshot.version) }
     }
 
     private static func publish(_ entries: [(snapshot: Snapshot, changeset: Changeset)], into state: inout PublishedState) {

@@ -34,6 +34,10 @@ public final class Store: @unchecked Sendable {
     /// A ticket lock: writers (and checkpoints) get the write transaction in arrival order, so a
     /// busy writer loop cannot starve a checkpoint.
     private let writeGate = LockedValueBox(WriteGateState())
+    /// Called after each publish (see `addPublishObserver`).
+    let publishObservers = LockedValueBox(PublishObservers())
+    /// Per-store objects of higher layers (see `attachment(_:make:)`).
+    let attachments = LockedValueBox<[String: any AnyObject & Sendable]>([:])
 
     struct WriteGateState {
         var nextTicket: UInt64 = 0

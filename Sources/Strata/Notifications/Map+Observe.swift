@@ -1,0 +1,39 @@
+import Dispatch
+import StrataEngine
+import StrataNotify
+
+extension Map {
+    /// Registers a block called with the map's changes as keys, as Realm Swift's
+    /// `Map.observe(keyPaths:on:_:)`: `.initial`, then `.update` with the keys removed, added and
+    /// modified (a linked object that changed or was deleted modifies its key).
+    ///
+    /// Traps inside a write transaction, for an unmanaged map, and on a thread with no scheduler.
+    ///
+    /// - Parameters:
+    ///   - keyPaths: For maps of objects, property paths of the values whose changes count.
+    ///   - queue: Must be nil (see ``RealmCollection/observe(keyPaths:on:_:)``).
+    ///   - block: Called with each change.
+    /// - Returns: A token; keep it for as long as you want notifications.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmMapChange<Map>) -> Void) -> NotificationToken {
+        precondition(queue == nil, "observe(on: queue) is not supported yet: open a Realm confined to the queue "
+                     + "with Realm(configuration:queue:) and observe there")
+        guard let location, location.path.isEmpty else {
+            preconditionFailure("This method may only be called on RLMDictionary instances retrieved from an RLMRealm")
+        }
+        let realm = location.realm
+        let watch = (Value.self as? ObjectBase.Type).map {
+            KeyPathFilter(realm: realm).collectionNode(keyPaths, for: ClassInfo.known($0))
+        }
+        let computer = MapComputer(path: location.propertyPath, watch: watch)
+        return realm.addNotifier(computer) { [self] delivery, _ in
+            switch delivery {
+            case .initial: block(.initial(self))
+            case .change(_, let change, _, _):
+                block(.update(self, deletions: change.deletions.map(Key.init(_rlmKey:)),
+                              insertions: change.insertions.map(Key.init(_rlmKey:)),
+                              modifications: change.modifications.map(Key.init(_rlmKey:))))
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import StrataEngine
+import StrataNotify
+
+extension Realm {
+    /// Registers a notifier computing with `computer`; `handle` runs on this Realm's scheduler
+    /// with each delivery and whether every commit it covers was made by this Realm.
+    ///
+    /// Traps (as Realm does) inside a write transaction, and on a thread that has no scheduler.
+    func addNotifier<Computer: ChangeComputer>(
+        _ computer: Computer, _ handle: @escaping (Notifier<Computer>.Delivery, _ isLocal: Bool) -> Void
+    ) -> NotificationToken {
+        verifyThread()
+        precondition(!isInWriteTransaction, "Cannot register notification blocks from within write transactions.")
+        let notifier = Notifier(computer)
+        let state = self.state
+        let registration = NotificationRegistration(notifier: notifier, state: state) { [weak state] version in
+            guard let delivery = notifier.takeDelivery(at: version) else { return }
+            var isLocal = false
+            if case .change(_, _, let from, let to) = delivery, let state {
+                isLocal = (from + 1...max(from + 1, to)).allSatisfy { state.localCommits.contains($0) }
+            }
+            handle(delivery, isLocal)
+        }
+        let target = notificationTarget()
+        state.registrations.append(registration)
+        NotifierHub.hub(for: store).register(notifier, target: target)
+        return RegistrationToken(registration)
+    }
+
+    /// The Realm's delivery target, created with its scheduler on first use.
+    func notificationTarget() -> NotificationTarget {
+        if let target = state.target { return target }
+        guard let scheduler = state.scheduler else {
+            preconditionFailure("Can only add notification blocks from within runloops: open the Realm on the main "
+                                + "thread, on an EventLoop's thread, or with Realm(configuration:queue:).")
+        }
+        let target = NotificationTarget(scheduler: scheduler)
+        let configuration = self.configuration
+        target.setHandler { [weak state] in
+            guard let state else { return }
+            Realm(state: state, configuration: state.configuration ?? configuration).deliverNotifications(advancingTo: nil)
+        }
+        state.target = target
+        return target
+    }
+
+    /// Brings every notifier of this Realm to one version, advances the Realm to it, and calls
+    /// the Realm observers (when the version changed) and then the notification blocks, in
+    /// registration order.
+    ///
+    /// The version is `requested` (``refresh()``), or else the newest the worker prepared. A
+    /// notifier the worker has not brought there yet is computed here.
+    ///
+    /// - Returns: whether the Realm's version changed.
+    @discardableResult
+    func deliverNotifications(advancingTo requested: PinnedSnapshot?) -> Bool {
+        guard !isInWriteTransaction else { return false }
+        let hub = NotifierHub.hub(for: store)
+        let registrations = state.registrations
+        var pin = requested ?? hub.latestPrepared.map { store.pin(again: $0) }
+        if let current = state.pinned, current.version >= (pin?.version ?? 0) { pin = current }
+        guard var pin else { return false }
+        var settled = false
+        while !settled {
+            settled = true
+            for registration in registrations where !registration.isInvalidated {
+                registration.notifier.prepare(to: pin, store: store)
+            }
+            for registration in registrations where !registration.isInvalidated {
+                if let pending = registration.notifier.pendingPin, pending.version > pin.version {
+                    pin = store.pin(again: pending)
+                    settled = false
+                }
+            }
+        }
+        let changed = state.pinned?.version != pin.version
+        if changed { state.pinned = pin }
+        if changed { notifyRealmObservers(.didChange) }
+        for registration in registrations where !registration.isInvalidated {
+            registration.deliver(at: pin.version)
+        }
+        pruneLocalCommits()
+        return changed
+    }
+
+    /// Remembers that this Realm committed `version`, and drops that commit's changes for the
+    /// observers whose tokens are in `skipped`.
+    func noteLocalCommit(_ version: UInt64, skipping skipped: [NotificationToken]) {
+        if !state.registrations.isEmpty { state.localCommits.insert(version) }
+        guard let pin = state.pinned else { return }
+        for token in skipped {
+            guard let token = token as? RegistrationToken,
+                  state.registrations.contains(where: { $0 === token.registration }) else { continue }
+            token.registration.notifier.skip(to: pin, store: store)
+        }
+    }
+
+    private func pruneLocalCommits() {
+        guard !state.localCommits.isEmpty else { return }
+        let delivered = state.registrations.compactMap(\.notifier.deliveredVersion).min() ?? .max
+        state.localCommits = state.localCommits.filter { $0 > delivered }
+    }
+}
+
+extension RealmState {
+    /// Removes an invalidated registration.
+    func remove(_ registration: NotificationRegistration) {
+        registrations.removeAll { $0 === registration }
+        NotifierHub.hub(for: store).unregister(registration.notifier)
+    }
+}

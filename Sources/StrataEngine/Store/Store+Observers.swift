@@ -1,0 +1,63 @@
+import StrataSupport
+
+extension Store {
+    /// Registers `body` to be called after every newly published version, with that version,
+    /// on the committing thread (or the group-commit leader), outside the store's locks.
+    ///
+    /// Keep `body` short: it runs on the commit path. Notifier workers use it to wake up.
+    ///
+    /// - Returns: an identifier for ``removePublishObserver(_:)``.
+    public func addPublishObserver(_ body: @escaping @Sendable (UInt64) -> Void) -> Int {
+        publishObservers.withLockedValue { observers in
+            defer { observers.nextID += 1 }
+            observers.entries[observers.nextID] = body
+            return observers.nextID
+        }
+    }
+
+    /// Stops calling the observer registered under `id`.
+    public func removePublishObserver(_ id: Int) {
+        publishObservers.withLockedValue { $0.entries[id] = nil }
+    }
+
+    func notifyPublished(_ version: UInt64) {
+        let observers = publishObservers.withLockedValue { Array($0.entries.values) }
+        for observer in observers { observer(version) }
+    }
+
+    /// Pins the newest visible snapshot without checking
+    /// ``StoreConfiguration/maximumNumberOfActiveVersions``: for the store's own machinery
+    /// (notifiers), which must not fail where the user's read would not.
+    public func pinForNotifier() -> PinnedSnapshot {
+        let snapshot = state.withLockedValue { state -> Snapshot in
+            state.pins[state.published.version, default: 0] += 1
+            return state.published
+        }
+        return PinnedSnapshot(snapshot: snapshot, store: self)
+    }
+
+    /// Another hold on an already pinned version (never counted as a new active version).
+    public func pin(again pinned: PinnedSnapshot) -> PinnedSnapshot {
+        state.withLockedValue { $0.pins[pinned.version, default: 0] += 1 }
+        return PinnedSnapshot(snapshot: pinned.snapshot, store: self)
+    }
+}
+
+/// The publish observers of a store.
+struct PublishObservers {
+    var entries: [Int: @Sendable (UInt64) -> Void] = [:]
+    var nextID = 0
+}
+
+extension Store {
+    /// The object stored under `key` beside this store, created by `make` on first use; it lives
+    /// as long as the store. Higher layers keep per-store machinery (the notifier worker) here.
+    public func attachment<T: AnyObject & Sendable>(_ key: String, make: () -> T) -> T {
+        attachments.withLockedValue { attachments in
+            if let existing = attachments[key] as? T { return existing }
+            let created = make()
+            attachments[key] = created
+            return created
+        }
+    }
+}

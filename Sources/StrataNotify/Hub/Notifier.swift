@@ -1,0 +1,146 @@
+import StrataEngine
+import StrataSupport
+
+/// What the notifier worker sees of a notifier, whatever it computes.
+public protocol AnyNotifier: AnyObject, Sendable {
+    /// Brings the notifier's pending change up to `pin`'s version (no-op when it is there).
+    func prepare(to pin: PinnedSnapshot, store: Store)
+    /// The version of the pending change, if one is computed and not yet delivered.
+    var pendingVersion: UInt64? { get }
+    /// The pin of the pending change.
+    var pendingPin: PinnedSnapshot? { get }
+    /// The version last delivered, if any.
+    var deliveredVersion: UInt64? { get }
+    /// Moves past `pin`'s version without reporting its changes.
+    func skip(to pin: PinnedSnapshot, store: Store)
+}
+
+/// One registration: a ``ChangeComputer`` and its state between the worker that computes and
+/// the scheduler that delivers.
+///
+/// The notifier remembers the state it last delivered (and pins that version so the store keeps
+/// the changesets after it). ``prepare(to:store:)`` computes the change from the delivered state
+/// to a newer version; if another commit lands before delivery, the next `prepare` recomputes
+/// from the delivered state again, so several commits arrive as one merged change.
+/// ``takeDelivery(at:)`` hands the pending change over on the delivering thread.
+public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked Sendable {
+    // Safety: the mutable state is inside `locked`; `computer` is immutable and Sendable.
+
+    /// What a delivery carries.
+    public enum Delivery {
+        /// The first state (Realm's `.initial`).
+        case initial(Computer.State)
+        /// A change from the delivered version `from` to `to`, and the new state.
+        case change(Computer.State, Computer.Change, from: UInt64, to: UInt64)
+    }
+
+    let computer: Computer
+
+    private struct Pending {
+        var pin: PinnedSnapshot
+        var state: Computer.State
+        var change: Computer.Change?
+        var isInitial: Bool
+        var from: UInt64
+    }
+
+    private struct Locked {
+        var delivered: (pin: PinnedSnapshot, state: Computer.State)?
+        var pending: Pending?
+        /// Bumped whenever `delivered` changes, so a computation based on an older one is dropped.
+        var generation: UInt64 = 0
+    }
+
+    private let locked = LockedValueBox(Locked())
+
+    /// What a computation starts from.
+    private enum Base {
+        case fresh
+        case initial(PinnedSnapshot, Computer.State)
+        case delivered(PinnedSnapshot, Computer.State)
+    }
+
+    /// Creates a notifier; register it with a ``NotifierHub``.
+    public init(_ computer: Computer) {
+        self.computer = computer
+    }
+
+    public var pendingVersion: UInt64? { locked.withLockedValue { $0.pending?.pin.version } }
+
+    public var pendingPin: PinnedSnapshot? { locked.withLockedValue { $0.pending?.pin } }
+
+    /// The version last delivered, if any.
+    public var deliveredVersion: UInt64? { locked.withLockedValue { $0.delivered?.pin.version } }
+
+    public func prepare(to pin: PinnedSnapshot, store: Store) {
+        let snapshot: (Base, UInt64)? = locked.withLockedValue { locked in
+            if let pending = locked.pending, pending.pin.version >= pin.version { return nil }
+            if let pending = locked.pending, pending.isInitial {
+                return (.initial(pending.pin, pending.state), locked.generation)
+            }
+            if let delivered = locked.delivered {
+                if delivered.pin.version >= pin.version { return nil }
+                return (.delivered(delivered.pin, delivered.state), locked.generation)
+            }
+            return (.fresh, locked.generation)
+        }
+        guard let (base, generation) = snapshot else { return }
+        let computed: Pending
+        switch base {
+        case .fresh:
+            computed = Pending(pin: pin, state: computer.initialState(at: pin.snapshot), change: nil, isInitial: true,
+                               from: pin.version)
+        case .initial(let from, let state):
+            let (next, _) = advance(state, from: from, to: pin, store: store)
+            computed = Pending(pin: pin, state: next, change: nil, isInitial: true, from: pin.version)
+        case .delivered(let from, let state):
+            let (next, change) = advance(state, from: from, to: pin, store: store)
+            computed = Pending(pin: pin, state: next, change: change, isInitial: false, from: from.version)
+        }
+        locked.withLockedValue { locked in
+            guard locked.generation == generation else { return }
+            if let pending = locked.pending, pending.pin.version >= pin.version { return }
+            locked.pending = computed
+        }
+    }
+
+    private func advance(_ state: Computer.State, from: PinnedSnapshot, to: PinnedSnapshot,
+                         store: Store) -> (Computer.State, Computer.Change?) {
+        let changes = CombinedChanges(store.changesets(after: from.version).map { sets in
+            sets.filter { $0.version <= to.version }
+        }, from: from.version, to: to.version)
+        return computer.advance(state, from: from.snapshot, to: to.snapshot, changes: changes)
+    }
+
+    /// Takes the pending change computed for `version`, making its state the delivered one.
+    ///
+    /// - Returns: what to deliver, or nil when nothing is pending at that version or the change
+    ///   was empty.
+    public func takeDelivery(at version: UInt64) -> Delivery? {
+        locked.withLockedValue { locked -> Delivery? in
+            guard let pending = locked.pending, pending.pin.version == version else { return nil }
+            locked.pending = nil
+            locked.delivered = (pending.pin, pending.state)
+            locked.generation &+= 1
+            if pending.isInitial { return .initial(pending.state) }
+            guard let change = pending.change else { return nil }
+            return .change(pending.state, change, from: pending.from, to: version)
+        }
+    }
+
+    /// Whether the notifier has delivered its initial state.
+    public var hasDeliveredInitial: Bool { locked.withLockedValue { $0.delivered != nil } }
+
+    /// Moves the delivered state to `pin` without reporting what changed (a commit made with
+    /// `withoutNotifying:` this token). Does nothing before the initial delivery.
+    public func skip(to pin: PinnedSnapshot, store: Store) {
+        guard hasDeliveredInitial else { return }
+        prepare(to: pin, store: store)
+        locked.withLockedValue { locked in
+            guard let pending = locked.pending, pending.pin.version == pin.version, !pending.isInitial else { return }
+            locked.pending = nil
+            locked.delivered = (pending.pin, pending.state)
+            locked.generation &+= 1
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+@testable import Strata
+import StrataEventLoop
+
+/// Runs test code on an `EventLoop` thread, where Realms deliver notifications, and waits for
+/// them from the test's own thread.
+final class LoopHarness: @unchecked Sendable {
+    // Safety: `events` is guarded by `condition`; everything else is used on the loop thread only.
+    let loop: EventLoop
+    private let condition = NSCondition()
+    private var events: [String] = []
+
+    init() throws {
+        loop = try EventLoop.startThread(name: "test-loop")
+    }
+
+    deinit { loop.shutdownAndWait() }
+
+    /// Runs `body` on the loop thread and returns its result.
+    func run<T>(_ body: () throws -> T) rethrows -> T {
+        try withoutActuallyEscaping(body) { body in
+            let box = UncheckedBox<Result<T, any Error>?>(nil)
+            let bodyBox = UncheckedBox(body)
+            let done = DispatchSemaphore(value: 0)
+            loop.execute {
+                box.value = Result { try bodyBox.value() }
+                done.signal()
+            }
+            done.wait()
+            // The body threw only what `body` throws.
+            return try box.value!.get()
+        }
+    }
+
+    /// Records an event (call from the loop thread, in callbacks).
+    func record(_ event: String) {
+        condition.lock()
+        events.append(event)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until at least `count` events were recorded (or `timeout`), and returns them all.
+    @discardableResult
+    func waitForEvents(_ count: Int, timeout: TimeInterval = 10) -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while events.count < count, condition.wait(until: deadline) {}
+        return events
+    }
+
+    /// The events so far, after letting the loop drain what is queued (twice: a delivery may
+    /// schedule another).
+    func settledEvents() -> [String] {
+        for _ in 0..<3 {
+            Thread.sleep(forTimeInterval: 0.05)
+            run {}
+        }
+        condition.lock()
+        defer { condition.unlock() }
+        return events
+    }
+}
+
+/// Carries a non-Sendable value to the loop thread; the harness waits for the closure, so the
+/// value is never used on two threads at once.
+final class UncheckedBox<T>: @unchecked Sendable {
+    var value: T
+    init(_ value: T) { self.value = value }
+}
