@@ -1,5 +1,6 @@
 import Foundation
 import StrataEngine
+import StrataNotify
 import StrataQuery
 
 /// The objects of a query, as Realm Swift's `Results`: lazy (nothing is evaluated until it is
@@ -16,7 +17,7 @@ public struct Results<Element: RealmCollectionValue>: RealmCollection, CustomStr
     let owner: Realm
     let source: ResultsSource
     let query: ParsedQuery
-    private let cache = ResultsCache()
+    let cache = ResultsCache()
 
     init(realm: Realm, source: ResultsSource, query: ParsedQuery = ParsedQuery(predicate: .constant(true))) {
         owner = realm
@@ -121,25 +122,40 @@ enum ResultsSource: Equatable {
 enum ResultsRows {
     case objects([ObjectKey])
     case values([StrataEngine.Value])
+    /// The ordered matches a notifier maintains (adopted at delivery, so reading the results in
+    /// a callback does not run the query again).
+    case matches(TableResultsComputer.Matches)
 
     var count: Int {
         switch self {
         case .objects(let keys): keys.count
         case .values(let values): values.count
+        case .matches(let matches): matches.count
         }
     }
 
     func element<Element: RealmCollectionValue>(at position: Int, as type: Element.Type, realm: Realm) -> Element {
         switch self {
-        case .objects(let keys):
+        case .objects, .matches:
             guard let objectType = Element.self as? ObjectBase.Type,
                   let table = realm.tableInfo(for: ClassInfo.known(objectType)) else {
                 preconditionFailure("Results of \(Element.self) hold objects")
             }
-            return realm.accessor(objectType, table: table, key: keys[position]) as! Element
+            return realm.accessor(objectType, table: table, key: key(at: position)) as! Element
         case .values(let values):
             let context = _ReadContext(realm: realm, table: TableKey(0), object: ObjectKey(0), column: -1)
             return Element._rlmFromStored(values[position], context)
+        }
+    }
+}
+
+extension ResultsRows {
+    /// The object at `position` (objects only).
+    func key(at position: Int) -> ObjectKey {
+        switch self {
+        case .objects(let keys): keys[position]
+        case .matches(let matches): matches.key(at: position)
+        case .values: preconditionFailure("Results of values hold no objects")
         }
     }
 }

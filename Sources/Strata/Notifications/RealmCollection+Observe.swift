@@ -36,7 +36,8 @@ extension RealmCollection {
                      + "with Realm(configuration:queue:) and observe there")
         let results = _asResults
         let collection = self
-        return results.source.addNotifier(results.query, realm: results.owner, keyPaths: keyPaths) { change in
+        return results.source.addNotifier(results.query, realm: results.owner, keyPaths: keyPaths,
+                                          cache: results.cache) { change in
             switch change {
             case nil: block(.initial(collection))
             case let change?:
@@ -66,7 +67,7 @@ extension List where Element: ObjectBase {
 extension ResultsSource {
     /// Registers the notifier that fits this source and query; `deliver` gets nil for the
     /// initial delivery and the change set after.
-    func addNotifier(_ query: ParsedQuery, realm: Realm, keyPaths: [String]?,
+    func addNotifier(_ query: ParsedQuery, realm: Realm, keyPaths: [String]?, cache: ResultsCache,
                      deliver: @escaping (CollectionChangeSet?) -> Void) -> NotificationToken {
         let snapshot = realm.readSnapshot
         switch self {
@@ -74,8 +75,17 @@ extension ResultsSource {
             let info = ClassInfo.knownClasses.first { $0.className == className }
             let watch = info.map { KeyPathFilter(realm: realm).collectionNode(keyPaths, for: $0) } ?? .deep(depth: 4)
             if TableResultsComputer.supports(query, tableName: className, in: snapshot) {
-                return realm.addCollectionNotifier(TableResultsComputer(query: query, tableName: className, watch: watch),
-                                                   deliver)
+                let computer = TableResultsComputer(query: query, tableName: className, watch: watch)
+                return realm.addNotifier(computer) { delivery, _ in
+                    // The results read the notifier's matches until the Realm moves on.
+                    switch delivery {
+                    case .initial(let matches?), .change(let matches?, _, _, _):
+                        cache.rows = .matches(matches)
+                        cache.generation = realm.readGeneration
+                    default: break
+                    }
+                    if case .change(_, let change, _, _) = delivery { deliver(change) } else { deliver(nil) }
+                }
             }
             let read: @Sendable (Snapshot) -> [StrataEngine.Value] = { snapshot in
                 guard let table = snapshot.tableKey(named: className),

@@ -18,6 +18,10 @@ public struct TableResultsComputer: ChangeComputer {
         public var count: Int { ordered.count }
         /// The matching objects in order.
         public var keys: [ObjectKey] { ordered.keys.map(\.key) }
+        /// The match at `index`.
+        ///
+        /// - Complexity: O(log n).
+        public func key(at index: Int) -> ObjectKey { ordered.element(at: index).key.key }
     }
 
     let parsed: ParsedQuery
