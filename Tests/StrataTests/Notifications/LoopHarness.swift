@@ -20,10 +20,12 @@ final class LoopHarness: @unchecked Sendable {
     func run<T>(_ body: () throws -> T) rethrows -> T {
         try withoutActuallyEscaping(body) { body in
             let box = UncheckedBox<Result<T, any Error>?>(nil)
-            let bodyBox = UncheckedBox(body)
+            let bodyBox = UncheckedBox<(() throws -> T)?>(body)
             let done = DispatchSemaphore(value: 0)
             loop.execute {
-                box.value = Result { try bodyBox.value() }
+                box.value = Result { try bodyBox.value!() }
+                // Drop the closure before the caller's `withoutActuallyEscaping` ends.
+                bodyBox.value = nil
                 done.signal()
             }
             done.wait()
