@@ -14,7 +14,16 @@ final class LoopHarness: @unchecked Sendable {
         loop = try EventLoop.startThread(name: "test-loop")
     }
 
-    deinit { loop.shutdownAndWait() }
+    /// Stops the loop. The last reference may go away on the loop thread itself (a callback
+    /// that captured the harness, released when its token is invalidated mid-delivery); there
+    /// the loop can only be asked to stop, not waited for.
+    deinit {
+        if loop.inEventLoop {
+            loop.shutdown()
+        } else {
+            loop.shutdownAndWait()
+        }
+    }
 
     /// Runs `body` on the loop thread and returns its result.
     func run<T>(_ body: () throws -> T) rethrows -> T {
