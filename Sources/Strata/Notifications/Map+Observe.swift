@@ -22,7 +22,7 @@ extension Map {
             preconditionFailure("This method may only be called on RLMDictionary instances retrieved from an RLMRealm")
         }
         let realm = location.realm
-        let watch = (Value.self as? ObjectBase.Type).map {
+        let watch = objectClass(of: Value.self).map {
             KeyPathFilter(realm: realm).collectionNode(keyPaths, for: ClassInfo.known($0))
         }
         let computer = MapComputer(path: location.propertyPath, watch: watch)
@@ -36,4 +36,16 @@ extension Map {
             }
         }
     }
+}
+
+/// The object class a map's value type stores: `Dog` for both `Map<String, Dog>` and the usual
+/// `Map<String, Dog?>`; nil for values that are not objects.
+func objectClass<Value>(of type: Value.Type) -> ObjectBase.Type? {
+    if let objectClass = type as? ObjectBase.Type { return objectClass }
+    guard let optional = type as? any _QueryOptional.Type else { return nil }
+    return wrappedObjectClass(optional)
+}
+
+private func wrappedObjectClass<Optional: _QueryOptional>(_: Optional.Type) -> ObjectBase.Type? {
+    Optional.Wrapped.self as? ObjectBase.Type
 }

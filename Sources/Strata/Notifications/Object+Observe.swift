@@ -73,14 +73,27 @@ extension ObjectHandle {
         }
         let column = table.columns[property]
         func convert(_ value: StrataEngine.Value?) -> Any? {
-            value.map { Self.anyValue($0, as: info.accessor.valueType, context(column: column)) }
+            value.flatMap { Self.anyValue($0, as: info.accessor.valueType, context(column: column)) }
         }
         return PropertyChange(name: info.name, oldValue: isLocal ? nil : convert(change.oldValue),
                               newValue: convert(change.newValue))
     }
 
+    /// The stored value as the property's Swift type; an optional property's value unwrapped,
+    /// so a nil link or nil string is `nil` rather than an `Any` holding `Optional.none`.
     private static func anyValue<V: _Persistable>(_ value: StrataEngine.Value, as type: V.Type,
-                                                  _ context: _ReadContext) -> Any {
-        V._rlmFromStored(value, context)
+                                                  _ context: _ReadContext) -> Any? {
+        let decoded = V._rlmFromStored(value, context)
+        if let optional = decoded as? any _FlattenableOptional { return optional.flattened }
+        return decoded
     }
+}
+
+/// An `Optional` seen through `Any`, so its wrapped value can be taken out.
+private protocol _FlattenableOptional {
+    var flattened: Any? { get }
+}
+
+extension Optional: _FlattenableOptional {
+    var flattened: Any? { self.map { $0 } }
 }

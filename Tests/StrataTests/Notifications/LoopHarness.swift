@@ -61,6 +61,25 @@ final class LoopHarness: @unchecked Sendable {
         return events
     }
 
+    /// Waits like ``waitForEvents(_:timeout:)`` without blocking a thread of the cooperative pool
+    /// (async tests that block it can starve the tasks they wait for: the pool has one thread
+    /// per core).
+    func events(atLeast count: Int, timeout: Duration = .seconds(10)) async -> [String] {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            let current = currentEvents()
+            if current.count >= count { return current }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return currentEvents()
+    }
+
+    private func currentEvents() -> [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return events
+    }
+
     /// The events so far, after letting the loop drain what is queued (twice: a delivery may
     /// schedule another).
     func settledEvents() -> [String] {
@@ -68,9 +87,7 @@ final class LoopHarness: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.05)
             run {}
         }
-        condition.lock()
-        defer { condition.unlock() }
-        return events
+        return currentEvents()
     }
 }
 

@@ -14,6 +14,7 @@ final class NotePerson: Object {
     @Persisted var name: String
     @Persisted var dogs: List<NoteDog>
     @Persisted var address: NoteAddress?
+    @Persisted var pets: Map<String, NoteDog?>
     @Persisted(originProperty: "owner") var ownedDogs: LinkingObjects<NoteDog>
 }
 

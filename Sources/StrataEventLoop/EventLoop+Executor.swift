@@ -1,0 +1,38 @@
+/// An event loop is a serial executor: an actor whose `unownedExecutor` is the loop runs every
+/// job on the loop thread, so it can own a Realm opened there and iterate its async sequences.
+///
+/// ```swift
+/// actor DogWatcher {
+///     let loop: EventLoop
+///     nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+///
+///     init(loop: EventLoop) { self.loop = loop }
+///
+///     func watch(_ configuration: Realm.Configuration) async throws {
+///         let realm = try Realm(configuration: configuration)   // on the loop thread
+///         for await change in realm.objects(Dog.self).changes { print(change) }
+///     }
+/// }
+/// ```
+extension EventLoop: SerialExecutor {
+    /// Runs `job` on the loop thread, after the closures already queued.
+    ///
+    /// Traps when the loop was shut down: the job could never run, and the task awaiting it
+    /// would hang forever. Stop the loop only after its actors' work is done.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedSerialExecutor()
+        let accepted = execute { job.runSynchronously(on: executor) }
+        precondition(accepted, "a job was enqueued on an EventLoop that was shut down; stop the loop after its actors finish")
+    }
+
+    /// This loop as the executor of an actor.
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+        UnownedSerialExecutor(ordinary: self)
+    }
+
+    /// Traps unless called on the loop thread (used by `assumeIsolated`).
+    public func checkIsolated() {
+        preconditionInEventLoop()
+    }
+}
