@@ -51,13 +51,17 @@ struct NotificationFixture {
 
     /// Commits `body` from a Realm on another thread.
     func writeFromOtherThread(_ body: @escaping @Sendable (Realm) -> Void) throws {
+        try onOtherThread { realm in try realm.write { body(realm) } }
+    }
+
+    /// Runs `body` with a Realm on a new thread, and waits for it.
+    func onOtherThread(_ body: @escaping @Sendable (Realm) throws -> Void) throws {
         let configuration = self.configuration
         let failure = UncheckedBox<(any Error)?>(nil)
         let done = DispatchSemaphore(value: 0)
         let thread = Thread {
             do {
-                let realm = try Realm(configuration: configuration)
-                try realm.write { body(realm) }
+                try body(try Realm(configuration: configuration))
             } catch {
                 failure.value = error
             }
