@@ -11,6 +11,7 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
     private let invalidated: () -> Bool
     private let results: () -> Results<Element>
     private let describe: () -> String
+    private let handover: () -> _Handover
 
     /// Wraps `base`.
     public init<C: RealmCollection>(_ base: C) where C.Element == Element {
@@ -20,6 +21,13 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
         invalidated = { base.isInvalidated }
         results = { base._asResults }
         describe = { base.description }
+        handover = {
+            let wrapped = base._handover()
+            return _Handover { realm in
+                guard let base = wrapped.value(in: realm, as: C.self) else { return nil }
+                return AnyRealmCollection(base)
+            }
+        }
     }
 
     public var startIndex: Int { 0 }
@@ -32,4 +40,5 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
     public var isInvalidated: Bool { invalidated() }
     public var _asResults: Results<Element> { results() }
     public var description: String { describe() }
+    public func _handover() -> _Handover { handover() }
 }

@@ -11,13 +11,8 @@ import StrataQuery
 ///     collection.where { $0.age > 2 }.count
 /// }
 /// ```
-public protocol RealmCollection: RandomAccessCollection, CustomStringConvertible
+public protocol RealmCollection: RandomAccessCollection, CustomStringConvertible, ThreadConfined
 where Index == Int, Element: RealmCollectionValue {
-    /// The Realm managing the collection, or nil while unmanaged.
-    var realm: Realm? { get }
-    /// Whether the collection can no longer be read (its owner was deleted, or the Realm
-    /// invalidated).
-    var isInvalidated: Bool { get }
     /// The collection as a query over its elements, in its order.
     var _asResults: Results<Element> { get }
 }

@@ -2,6 +2,7 @@ import Foundation
 import StrataEngine
 import StrataNotify
 import StrataQuery
+import StrataSupport
 
 /// The objects of a query, as Realm Swift's `Results`: lazy (nothing is evaluated until it is
 /// read) and live (it always shows the Realm's current version, re-evaluated only when that
@@ -34,6 +35,8 @@ public struct Results<Element: RealmCollectionValue>: RealmCollection, CustomStr
     /// The rows at the Realm's current version, evaluated at most once per version.
     var rows: ResultsRows {
         owner.verifyThread()
+        // Threads may share frozen results: their one evaluation happens under a lock.
+        if owner.isFrozen { return cache.frozenRows { source.evaluate(query, in: owner) } }
         let generation = owner.readGeneration
         if let cached = cache.rows, cache.generation == generation { return cached }
         let rows = source.evaluate(query, in: owner)
@@ -164,6 +167,17 @@ extension ResultsRows {
 final class ResultsCache {
     var rows: ResultsRows?
     var generation: Realm.ReadGeneration?
+    /// The rows of frozen results, evaluated once.
+    private let frozen = LockedValueBox<ResultsRows?>(nil)
+
+    func frozenRows(_ evaluate: () -> ResultsRows) -> ResultsRows {
+        frozen.withLockedValue { rows in
+            if let rows { return rows }
+            let evaluated = evaluate()
+            rows = evaluated
+            return evaluated
+        }
+    }
 }
 
 /// A managed collection property a `Results` can be built on.

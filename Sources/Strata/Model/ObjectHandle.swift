@@ -46,6 +46,8 @@ struct ObjectHandle {
             linking.originProperty = table.classInfo.properties[property].originProperty
             return V._rlmFromStored(.null, linking)
         }
+        // Frozen objects may be read by several threads at once: no cache writes there.
+        if realm.state.isFrozen { return read(property: property, as: V.self) }
         let readKey = realm.state.readKey
         if object.cachedRowKey == readKey, let row = object.cachedRow {
             return V._rlmFromStored(row.values[column], context(column: column))

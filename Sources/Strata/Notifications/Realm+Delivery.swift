@@ -10,6 +10,7 @@ extension Realm {
         _ computer: Computer, _ handle: @escaping (Notifier<Computer>.Delivery, _ isLocal: Bool) -> Void
     ) -> NotificationToken {
         verifyThread()
+        precondition(!state.isFrozen, "Frozen Realms do not change and do not have change notifications.")
         precondition(!isInWriteTransaction, "Cannot register notification blocks from within write transactions.")
         let notifier = Notifier(computer)
         let state = self.state

@@ -26,6 +26,7 @@ extension Realm {
     /// - Returns: a token; invalidate it to stop the notifications.
     public func observe(_ block: @escaping NotificationBlock) -> NotificationToken {
         verifyThread()
+        precondition(!state.isFrozen, "Frozen Realms do not change and do not have change notifications.")
         let id = state.nextObserverID
         state.nextObserverID += 1
         state.realmObservers.append((id, block))

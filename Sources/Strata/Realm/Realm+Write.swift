@@ -43,13 +43,18 @@ extension Realm {
     /// Begins a write transaction, first advancing the Realm to the newest version.
     ///
     /// Traps if a write transaction is already open on this Realm ("The Realm is already in a
-    /// write transaction"). A failure to begin (a read-only Realm, an earlier sync failure) is
-    /// thrown by the matching ``commitWrite()``.
+    /// write transaction"). A failure to begin (a read-only Realm, an earlier sync failure, more
+    /// active versions than ``Configuration/maximumNumberOfActiveVersions`` allows) is thrown by
+    /// the matching ``commitWrite()``.
     public func beginWrite() {
         verifyThread()
+        precondition(!state.isFrozen, "Can't perform transactions on a frozen Realm")
         precondition(!isInWriteTransaction, "The Realm is already in a write transaction")
         refresh()
         do {
+            // The refresh could not pin the newest version: too many versions are active
+            // (frozen values, other threads' Realms). Realm fails the write then.
+            if state.pinned == nil || version < store.currentVersion { state.pinned = try store.pin() }
             writeState = .active(try store.beginWrite())
         } catch {
             writeState = .failed(Realm.Error.wrap(error))
@@ -118,6 +123,11 @@ extension Realm {
     /// Traps unless a write transaction is open, with Realm's message for `what`.
     func requireWrite(modifying what: String) -> _WriteContext {
         verifyThread()
+        if state.isFrozen {
+            preconditionFailure(what == "object"
+                ? "Attempting to modify a frozen object - call thaw on the Object instance first."
+                : "Can't perform transactions on a frozen Realm")
+        }
         guard isInWriteTransaction else {
             if what == "object" {
                 preconditionFailure("Attempting to modify object outside of a write transaction - call "

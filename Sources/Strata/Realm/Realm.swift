@@ -133,9 +133,10 @@ public final class Realm {
     /// - Returns: whether the version changed.
     /// Calls the Realm observers (``observe(_:)``) with `.didChange` when the version changed.
     @discardableResult
+    /// A frozen Realm never moves: there it returns false.
     public func refresh() -> Bool {
         verifyThread()
-        guard !isInWriteTransaction else { return false }
+        guard !isInWriteTransaction, !state.isFrozen else { return false }
         return deliverNotifications(advancingTo: try? store.pin())
     }
 
@@ -152,8 +153,10 @@ public final class Realm {
 
     /// Releases the Realm's version (and cancels a write in progress); objects read before must
     /// not be used until they are read again. The next read takes the newest version.
+    /// A frozen Realm keeps its version: there this does nothing.
     public func invalidate() {
         verifyThread()
+        guard !state.isFrozen else { return }
         if isInWriteTransaction { cancelWrite() }
         pinned = nil
     }
@@ -188,7 +191,8 @@ public final class Realm {
         if let known = tableInfos[ObjectIdentifier(info.type)] { return known }
         guard let table = readSnapshot.table(named: info.className) else { return nil }
         let tableInfo = TableInfo(key: table.key, classInfo: info, schema: table.schema)
-        tableInfos[ObjectIdentifier(info.type)] = tableInfo
+        // A frozen state is shared by threads and never mutated (see `RealmState.isFrozen`).
+        if !state.isFrozen { tableInfos[ObjectIdentifier(info.type)] = tableInfo }
         return tableInfo
     }
 

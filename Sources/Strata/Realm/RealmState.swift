@@ -60,11 +60,34 @@ final class RealmState {
     var target: NotificationTarget?
     /// Versions this Realm committed and has not yet delivered past (for `PropertyChange.oldValue`).
     var localCommits: Set<UInt64> = []
+    /// The last frozen state made from this one, reused while it lives and the version matches.
+    weak var frozenState: RealmState?
 
-    private init(pinned: PinnedSnapshot, store: Store, scheduler: (any Scheduler)?) {
+    /// Whether this is a frozen Realm's state: one version forever, readable from any thread.
+    ///
+    /// A frozen state is never mutated after ``frozen(from:)`` returns (its tables are resolved
+    /// up front, reads skip the row caches), so threads may share it without locks.
+    let isFrozen: Bool
+
+    private init(pinned: PinnedSnapshot, store: Store, scheduler: (any Scheduler)?, isFrozen: Bool = false) {
         self.pinned = pinned
         self.store = store
         self.scheduler = scheduler
+        self.isFrozen = isFrozen
+    }
+
+    /// A frozen state at `live`'s current read version (the version before an open write),
+    /// holding its own pin of that version.
+    static func frozen(from live: RealmState, version pinned: PinnedSnapshot) -> RealmState {
+        let state = RealmState(pinned: live.store.pin(again: pinned), store: live.store, scheduler: nil, isFrozen: true)
+        state.configuration = live.configuration
+        state.schemaClasses = live.schemaClasses
+        for info in live.schemaClasses + live.tableInfos.values.map(\.classInfo) {
+            if let table = pinned.snapshot.table(named: info.className) {
+                state.tableInfos[ObjectIdentifier(info.type)] = TableInfo(key: table.key, classInfo: info, schema: table.schema)
+            }
+        }
+        return state
     }
 
     deinit {
@@ -77,6 +100,7 @@ final class RealmState {
     /// Whether the caller may use this state: on its scheduler when it has one that is not
     /// tied to one thread (a dispatch queue), otherwise on the thread that created it.
     var isOnOwningThread: Bool {
+        if isFrozen { return true }
         if let scheduler, scheduler is DispatchQueueScheduler { return scheduler.isOnSchedulerThread }
         return pthread_equal(thread, pthread_self()) != 0
     }

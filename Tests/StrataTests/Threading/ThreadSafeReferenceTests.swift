@@ -1,0 +1,135 @@
+import Foundation
+@testable import Strata
+import Testing
+
+/// Runs `body` on a new thread and waits for it.
+func onNewThread(_ body: @escaping @Sendable () throws -> Void) throws {
+    let failure = UncheckedBox<(any Error)?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        do { try body() } catch { failure.value = error }
+        done.signal()
+    }
+    thread.start()
+    done.wait()
+    if let error = failure.value { throw error }
+}
+
+@Suite("ThreadSafeReference")
+struct ThreadSafeReferenceTests {
+    @Test("an object resolves on an event loop thread and on a dispatch queue, at most once each")
+    func resolvesOnLoopAndQueue() throws {
+        let fixture = try NotificationFixture()
+        try fixture.seed()
+        let (toLoop, toQueue) = try onOwnThread(fixture) { realm in
+            (ThreadSafeReference(to: fixture.dog(realm, 2)), ThreadSafeReference(to: realm.objects(NoteDog.self).where { $0.age >= 30 }))
+        }
+        let name = try fixture.harness.run { try fixture.realm().resolve(toLoop)?.name }
+        #expect(name == "d2")
+        #expect(toLoop.isInvalidated)
+
+        let queue = DispatchQueue(label: "resolve-queue")
+        let configuration = fixture.configuration
+        let ages = try queue.sync {
+            let realm = try Realm(configuration: configuration, queue: queue)
+            return realm.resolve(toQueue).map { Array($0.map(\.age)) }
+        }
+        #expect(ages == [30, 40, 50])
+    }
+
+    @Test("a results reference carries its query and runs it at the resolving Realm's version")
+    func resultsRerunQuery() throws {
+        let fixture = try NotificationFixture()
+        try fixture.seed()
+        let reference = try onOwnThread(fixture) { realm in ThreadSafeReference(to: realm.objects(NoteDog.self).where { $0.age > 25 }) }
+        try fixture.write { $0.add(NoteDog(value: ["id": 99, "age": 26])) }
+        let count = try fixture.harness.run { try fixture.realm().resolve(reference)?.count }
+        #expect(count == 4)
+    }
+
+    @Test("an object deleted before the resolve, or a list whose owner was deleted, resolves to nil")
+    func deletedBeforeResolve() throws {
+        let fixture = try NotificationFixture()
+        try fixture.seed()
+        let (dog, dogs) = try onOwnThread(fixture) { realm in
+            (ThreadSafeReference(to: fixture.dog(realm, 1)), ThreadSafeReference(to: fixture.person(realm, 0).dogs))
+        }
+        try fixture.write { realm in
+            realm.delete(fixture.dog(realm, 1))
+            realm.delete(fixture.person(realm, 0))
+        }
+        try fixture.harness.run {
+            let realm = try fixture.realm()
+            #expect(realm.resolve(dog) == nil)
+            #expect(realm.resolve(dogs) == nil)
+        }
+    }
+
+    @Test("an invalidated Realm resolves at the reference's version; an older Realm refreshes first")
+    func resolvingVersion() throws {
+        let fixture = try NotificationFixture()
+        try fixture.seed()
+        // An older Realm: opened on the loop before the object existed.
+        _ = try fixture.harness.run { try fixture.realm().version }
+        let (newDog, oldAge) = try onOwnThread(fixture) { realm in
+            try realm.write { realm.add(NoteDog(value: ["id": 50, "name": "new"])) }
+            return (ThreadSafeReference(to: fixture.dog(realm, 50)), ThreadSafeReference(to: fixture.dog(realm, 3)))
+        }
+        let name = try fixture.harness.run { try fixture.realm().resolve(newDog)?.name }
+        #expect(name == "new")
+
+        let age = try onOwnThread(fixture) { realm in
+            realm.invalidate()
+            try onNewThread {
+                let other = try fixture.realm()
+                try other.write { fixture.dog(other, 3).age = 333 }
+            }
+            return realm.resolve(oldAge)?.age
+        }
+        #expect(age == 30)
+    }
+
+    @Test("a reference made inside a write resolves at the newest version")
+    func madeInsideWrite() throws {
+        let fixture = try NotificationFixture()
+        let reference = try onOwnThread(fixture) { realm in
+            try realm.write {
+                let dog = NoteDog(value: ["id": 7, "name": "fresh"])
+                realm.add(dog)
+                return ThreadSafeReference(to: dog)
+            }
+        }
+        let name = try fixture.harness.run { try fixture.realm().resolve(reference)?.name }
+        #expect(name == "fresh")
+    }
+
+    @Test("resolving a reference twice traps with Realm's message")
+    func doubleResolveTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "double-resolve",
+                                                                      objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self]))
+            try! realm.write { realm.add(NoteDog(value: ["id": 1])) }
+            let reference = ThreadSafeReference(to: realm.objects(NoteDog.self).first!)
+            _ = realm.resolve(reference)
+            _ = realm.resolve(reference)
+        }
+    }
+
+    @Test("a reference to an unmanaged object traps")
+    func unmanagedTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = ThreadSafeReference(to: NoteDog())
+        }
+    }
+
+    /// Runs `body` with a Realm on a fresh thread (not the fixture's loop) and returns its result.
+    private func onOwnThread<T>(_ fixture: NotificationFixture, _ body: @escaping (Realm) throws -> T) throws -> T {
+        let result = UncheckedBox<T?>(nil)
+        let body = UncheckedBox(body)
+        try onNewThread {
+            let realm = try fixture.realm()
+            result.value = try body.value(realm)
+        }
+        return result.value!
+    }
+}
