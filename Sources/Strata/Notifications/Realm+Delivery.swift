@@ -39,10 +39,34 @@ extension Realm {
         let configuration = self.configuration
         target.setHandler { [weak state] in
             guard let state else { return }
-            Realm(state: state, configuration: state.configuration ?? configuration).deliverNotifications(advancingTo: nil)
+            let realm = Realm(state: state, configuration: state.configuration ?? configuration)
+            if state.autorefresh {
+                realm.deliverNotifications(advancingTo: nil)
+            } else {
+                realm.deliverInitialNotifications()
+                realm.announceRefreshRequired()
+            }
         }
         state.target = target
         return target
+    }
+
+    /// Delivers `.initial` to the blocks that have not had it, at the Realm's own version (for a
+    /// Realm that does not advance by itself).
+    func deliverInitialNotifications() {
+        guard let pin = state.pinned, !isInWriteTransaction else { return }
+        let waiting = state.registrations.filter { !$0.isInvalidated && !$0.notifier.hasDeliveredInitial }
+        for registration in waiting { registration.notifier.prepareInitial(at: pin, store: store) }
+        for registration in waiting where !registration.isInvalidated { registration.deliver(at: pin.version) }
+    }
+
+    /// Tells the Realm observers, once per new version, that a commit elsewhere awaits a
+    /// `refresh()` (autorefresh is off).
+    func announceRefreshRequired() {
+        let newest = store.currentVersion
+        guard newest > version, newest > state.announcedVersion, !isInWriteTransaction else { return }
+        state.announcedVersion = newest
+        notifyRealmObservers(.refreshRequired)
     }
 
     /// Brings every notifier of this Realm to one version, advances the Realm to it, and calls

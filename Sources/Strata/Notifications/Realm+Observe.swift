@@ -30,9 +30,7 @@ extension Realm {
         let id = state.nextObserverID
         state.nextObserverID += 1
         state.realmObservers.append((id, block))
-        if state.realmObservers.count == 1, state.scheduler != nil {
-            NotifierHub.hub(for: store).retainTarget(notificationTarget())
-        }
+        state.updateTargetRetention(notificationTarget)
         return RealmNotificationToken(state: state, id: id)
     }
 
@@ -56,9 +54,8 @@ final class RealmNotificationToken: NotificationToken {
         super.init { [weak state] in
             guard let state else { return }
             state.realmObservers.removeAll { $0.id == id }
-            if state.realmObservers.isEmpty, let target = state.target {
-                NotifierHub.hub(for: state.store).releaseTarget(target)
-            }
+            // Releasing never creates a target: the one retained exists.
+            state.updateTargetRetention { state.target! }
         }
     }
 }

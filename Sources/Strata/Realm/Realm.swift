@@ -93,6 +93,7 @@ public final class Realm {
             if isNew {
                 state.configuration = configuration
                 try SchemaSetup(realm: self).run()
+                state.updateTargetRetention(notificationTarget)
             }
         } catch {
             throw Realm.Error.wrap(error)

@@ -60,6 +60,12 @@ final class RealmState {
     var target: NotificationTarget?
     /// Versions this Realm committed and has not yet delivered past (for `PropertyChange.oldValue`).
     var localCommits: Set<UInt64> = []
+    /// Whether the Realm advances by itself after other threads' commits (``Realm/autorefresh``).
+    var autorefresh = true
+    /// Whether the hub holds `target` to wake this Realm after every commit.
+    var retainsTarget = false
+    /// The newest version announced with `.refreshRequired` (autorefresh off).
+    var announcedVersion: UInt64 = 0
     /// The last frozen state made from this one, reused while it lives and the version matches.
     weak var frozenState: RealmState?
 
@@ -94,7 +100,23 @@ final class RealmState {
         if case .active(let transaction) = writeState { transaction.cancel() }
         let hub = NotifierHub.hub(for: store)
         for registration in registrations { hub.unregister(registration.notifier) }
-        if let target, !realmObservers.isEmpty, scheduler != nil { hub.releaseTarget(target) }
+        if let target, retainsTarget { hub.releaseTarget(target) }
+    }
+
+    /// Keeps the notifier hub waking this Realm after every commit while it autorefreshes or has
+    /// Realm observers (which hear `.didChange` or `.refreshRequired`); only Realms with a
+    /// scheduler can be woken.
+    func updateTargetRetention(_ target: () -> NotificationTarget) {
+        guard scheduler != nil, !isFrozen else { return }
+        let wanted = autorefresh || !realmObservers.isEmpty
+        guard wanted != retainsTarget else { return }
+        let hub = NotifierHub.hub(for: store)
+        if wanted {
+            hub.retainTarget(target())
+        } else if let existing = self.target {
+            hub.releaseTarget(existing)
+        }
+        retainsTarget = wanted
     }
 
     /// Whether the caller may use this state: on its scheduler when it has one that is not

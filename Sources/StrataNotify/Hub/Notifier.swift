@@ -13,6 +13,12 @@ public protocol AnyNotifier: AnyObject, Sendable {
     var deliveredVersion: UInt64? { get }
     /// Moves past `pin`'s version without reporting its changes.
     func skip(to pin: PinnedSnapshot, store: Store)
+    /// Whether the notifier has delivered its initial state.
+    var hasDeliveredInitial: Bool { get }
+    /// Computes the initial state at `pin`'s version, even when the worker already computed it
+    /// at a newer one (for a Realm that does not advance by itself). No-op after the initial
+    /// delivery.
+    func prepareInitial(at pin: PinnedSnapshot, store: Store)
 }
 
 /// One registration: a ``ChangeComputer`` and its state between the worker that computes and
@@ -130,6 +136,15 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
 
     /// Whether the notifier has delivered its initial state.
     public var hasDeliveredInitial: Bool { locked.withLockedValue { $0.delivered != nil } }
+
+    public func prepareInitial(at pin: PinnedSnapshot, store: Store) {
+        let needed = locked.withLockedValue { locked -> Bool in
+            guard locked.delivered == nil else { return false }
+            if let pending = locked.pending, pending.pin.version > pin.version { locked.pending = nil }
+            return true
+        }
+        if needed { prepare(to: pin, store: store) }
+    }
 
     /// Moves the delivered state to `pin` without reporting what changed (a commit made with
     /// `withoutNotifying:` this token). Does nothing before the initial delivery.

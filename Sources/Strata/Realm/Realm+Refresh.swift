@@ -1,0 +1,20 @@
+extension Realm {
+    /// Whether the Realm advances to the newest version by itself, as Realm Swift's
+    /// `autorefresh` (default `true`).
+    ///
+    /// A Realm with a scheduler (opened on an `EventLoop` thread, the main thread, or with
+    /// `Realm(configuration:queue:)`) is woken after every commit from another thread or Realm
+    /// and advances there, delivering its notifications. With `autorefresh` off it stays at its
+    /// version until ``refresh()`` or a write, its collection notifications wait for that too,
+    /// and its Realm observers hear `.refreshRequired` once per new version. A Realm without a
+    /// scheduler advances only at ``refresh()`` and writes either way.
+    public var autorefresh: Bool {
+        get { state.autorefresh }
+        set {
+            verifyThread()
+            guard !isFrozen else { return }
+            state.autorefresh = newValue
+            state.updateTargetRetention(notificationTarget)
+        }
+    }
+}
