@@ -66,6 +66,8 @@ final class RealmState {
     var retainsTarget = false
     /// The newest version announced with `.refreshRequired` (autorefresh off).
     var announcedVersion: UInt64 = 0
+    /// Writes queued with `writeAsync` / `beginAsyncWrite`, run in order on the scheduler.
+    let asyncWrites = AsyncWriteQueue()
     /// The last frozen state made from this one, reused while it lives and the version matches.
     weak var frozenState: RealmState?
 
