@@ -1,0 +1,67 @@
+import StrataEngine
+import StrataSupport
+
+/// A property wrapper that lets a thread-confined value be read on any thread, as Realm Swift's
+/// `@ThreadSafe`: each read resolves the value in the reading thread's Realm of the same file
+/// (nil when it was deleted), each write stores a new address.
+///
+/// ```swift
+/// final class Job: @unchecked Sendable {
+///     @ThreadSafe var dog: Dog?
+/// }
+/// job.dog = dog                       // on the Realm's thread
+/// loop.execute { print(job.dog?.name ?? "deleted") }   // on the loop's thread
+/// ```
+///
+/// Reads on a thread whose Realm is older than the stored value's version refresh that Realm
+/// first, as resolving a ``ThreadSafeReference`` does.
+@propertyWrapper
+public final class ThreadSafe<Value: ThreadConfined>: @unchecked Sendable {
+    // Safety: `stored` is behind a lock; `_Handover` holds only addresses (see its comment).
+    private struct Stored {
+        var handover: _Handover
+        var configuration: Realm.Configuration
+        var version: UInt64
+    }
+
+    private let stored: LockedValueBox<Stored?>
+
+    /// Wraps `wrappedValue` (managed, or nil).
+    public init(wrappedValue: Value?) {
+        var initial: Stored?
+        if let wrappedValue { initial = ThreadSafe.address(of: wrappedValue) }
+        stored = LockedValueBox(initial)
+    }
+
+    /// The value resolved in the calling thread's Realm, or nil (never set, set to nil, or
+    /// deleted).
+    ///
+    /// Setting an unmanaged value traps ("Cannot construct reference to unmanaged object").
+    public var wrappedValue: Value? {
+        get {
+            guard let stored = stored.withLockedValue({ $0 }) else { return nil }
+            let realm: Realm
+            do {
+                realm = try Realm(configuration: stored.configuration)
+            } catch {
+                return nil
+            }
+            if realm.version < stored.version, !realm.isInWriteTransaction { realm.refresh() }
+            return stored.handover.value(in: realm, as: Value.self)
+        }
+        set {
+            var address: Stored?
+            if let newValue { address = ThreadSafe.address(of: newValue) }
+            stored.withLockedValue { $0 = address }
+        }
+    }
+
+    private static func address(of value: Value) -> Stored {
+        guard let realm = value.realm else {
+            preconditionFailure("Cannot construct reference to unmanaged object, which can be passed across threads directly")
+        }
+        realm.verifyThread()
+        return Stored(handover: value._handover(), configuration: realm.configuration,
+                      version: realm.isInWriteTransaction ? realm.store.currentVersion + 1 : realm.version)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+@testable import Strata
+import Testing
+
+private final class DogHolder: @unchecked Sendable {
+    @ThreadSafe var dog: NoteDog?
+    @ThreadSafe var dogs: Results<NoteDog>?
+}
+
+@Suite("Thread confinement")
+struct ConfinementTests {
+    @Test("@ThreadSafe values resolve on each reading thread; nil once deleted")
+    func threadSafeWrapper() throws {
+        let fixture = try NotificationFixture()
+        try fixture.seed()
+        let holder = DogHolder()
+        try onNewThread {
+            let realm = try fixture.realm()
+            holder.dog = fixture.dog(realm, 2)
+            holder.dogs = realm.objects(NoteDog.self).where { $0.age > 25 }
+        }
+        #expect(fixture.harness.run { holder.dog?.name } == "d2")
+        #expect(fixture.harness.run { holder.dogs?.count } == 3)
+        // Read twice on one thread, and on another.
+        try onNewThread { #expect(holder.dog?.age == 20 && holder.dog?.age == 20) }
+        try fixture.write { realm in realm.delete(fixture.dog(realm, 2)) }
+        #expect(fixture.harness.run { holder.dog == nil })
+        holder.dog = nil
+    }
+
+    @Test("a managed object used on another thread traps with Realm's message")
+    func wrongThreadTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "wrong-thread",
+                                                                      objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self]))
+            try! realm.write { realm.add(NoteDog(value: ["id": 1])) }
+            let dog = UncheckedBox(realm.objects(NoteDog.self).first!)
+            let done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                _ = dog.value.name
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+        }
+    }
+}
