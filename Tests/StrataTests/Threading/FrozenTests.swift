@@ -77,8 +77,8 @@ struct FrozenTests {
         let realm = try realm(name)
         try seed(realm)
         let frozenRealm = realm.freeze()
-        let frozenDogs = UncheckedBox(frozenRealm.objects(NoteDog.self).sorted(byKeyPath: "age"))
-        let frozenPerson = UncheckedBox(realm.object(ofType: NotePerson.self, forPrimaryKey: 1)!.freeze())
+        let frozenDogs = Frozen(frozenRealm.objects(NoteDog.self).sorted(byKeyPath: "age"))
+        let frozenPerson = Frozen(realm.object(ofType: NotePerson.self, forPrimaryKey: 1)!)
         let configuration = realm.configuration
         let stop = LockedCounter()
         let writer = Thread {
