@@ -100,12 +100,16 @@ enum ResultsSource: Equatable {
         switch self {
         case .table(let className):
             guard let table = snapshot.table(named: className) else { return .objects([]) }
-            return .objects(run(query, table: table.key, base: nil, snapshot: snapshot))
+            let keys = run(query, table: table.key, base: nil, snapshot: snapshot)
+            if realm.isRecordingEvents { realm.recordQueryRead(table: table.key, keys: keys) }
+            return .objects(keys)
         case .collection(let base):
             switch base.elements(realm) {
             case .objects(let table, let keys):
                 guard let table else { return .objects([]) }
-                return .objects(run(query, table: table, base: keys, snapshot: snapshot))
+                let matched = run(query, table: table, base: keys, snapshot: snapshot)
+                if realm.isRecordingEvents { realm.recordQueryRead(table: table, keys: matched) }
+                return .objects(matched)
             case .values(let values):
                 return .values(PrimitiveQuery.run(query, values: values))
             }

@@ -43,6 +43,8 @@ extension Realm {
         /// (the default) syncs before returning, `.normal` survives process crashes but may
         /// lose the last commits on power loss. See ``Durability``.
         public var durability: Durability
+        /// Turns on event recording (``Realm/events``); nil (the default) leaves it off.
+        public var eventConfiguration: EventConfiguration?
 
         /// Creates a configuration; every parameter has Realm's default.
         public init(

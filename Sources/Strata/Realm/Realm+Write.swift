@@ -55,7 +55,14 @@ extension Realm {
             // The refresh could not pin the newest version: too many versions are active
             // (frozen values, other threads' Realms). Realm fails the write then.
             if state.pinned == nil || version < store.currentVersion { state.pinned = try store.pin() }
-            writeState = .active(try store.beginWrite())
+            let transaction = try store.beginWrite()
+            // A commit from another thread may have landed before the lock was ours: read
+            // from the version the write starts at (what the write's events compare with).
+            if state.pinned?.version != transaction.baseVersion, let pin = try? store.pin(),
+               pin.version == transaction.baseVersion {
+                state.pinned = pin
+            }
+            writeState = .active(transaction)
         } catch {
             writeState = .failed(Realm.Error.wrap(error))
         }
@@ -78,6 +85,8 @@ extension Realm {
             throw error
         case .active(let transaction):
             writeState = .none
+            let before = isRecordingEvents ? freeze() : nil
+            let instructions = transaction.instructions
             let version: UInt64
             do {
                 version = try transaction.commit()
@@ -87,6 +96,7 @@ extension Realm {
                 throw Realm.Error.wrap(error)
             }
             advance()
+            if let before, version > transaction.baseVersion { recordWrite(instructions, before: before, after: freeze()) }
             if version > transaction.baseVersion { noteLocalCommit(version, skipping: tokens) }
             notifyRealmObservers(.didChange, skipping: tokens)
         }

@@ -201,6 +201,7 @@ public final class Realm {
     func accessor<T: ObjectBase>(_ type: T.Type, table: TableInfo, key: ObjectKey) -> T {
         let object = type.init()
         object.bind(to: ObjectHandle(realm: self, table: table, key: key))
+        if isRecordingEvents { recordObjectRead(table: table, key: key) }
         return object
     }
 

@@ -68,6 +68,10 @@ final class RealmState {
     var announcedVersion: UInt64 = 0
     /// Writes queued with `writeAsync` / `beginAsyncWrite`, run in order on the scheduler.
     let asyncWrites = AsyncWriteQueue()
+    /// The active event scopes' recorders (``Events/Scope``).
+    var eventRecorders: [EventRecorder] = []
+    /// Event metadata set with `Events.updateMetadata`, replacing the configuration's.
+    var eventMetadata: [String: String]?
     /// The last frozen state made from this one, reused while it lives and the version matches.
     weak var frozenState: RealmState?
 
