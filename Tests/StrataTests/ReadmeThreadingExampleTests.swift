@@ -52,3 +52,24 @@ private final class LockedName: @unchecked Sendable {
     func set(_ value: String) { lock.withLock { name = value } }
     func get() -> String? { lock.withLock { name } }
 }
+
+// The README's events example.
+@Suite("README events example")
+struct ReadmeEventsExampleTests {
+    @Test("a scope records a read and a write; a custom event needs no scope")
+    func example() throws {
+        var configuration = Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
+                                                objectTypes: [ReadmeDog.self, ReadmePerson.self])
+        configuration.eventConfiguration = EventConfiguration(metadata: ["user": "ada"])
+        let realm = try Realm(configuration: configuration)
+        try realm.write { realm.add(ReadmeDog(value: ["id": ObjectId.generate(), "name": "Rex"] as [String: Any])) }
+
+        let scope = realm.events!.beginScope(activity: "adopt")
+        let rex = realm.objects(ReadmeDog.self).where { $0.name == "Rex" }.first
+        try realm.write { rex?.age += 1 }
+        var failure: (any Error)?
+        scope.commit { error in if let error { failure = error } }
+        realm.events!.recordEvent(activity: "session", eventType: "login", data: "{}")
+        #expect(failure == nil && !scope.isActive && rex?.age == 2)
+    }
+}
