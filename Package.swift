@@ -16,9 +16,14 @@ let package = Package(
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "RealmSwift", targets: ["RealmSwift"]),
         .executable(name: "strata-example", targets: ["StrataExample"]),
+        .executable(name: "strata-eventd", targets: ["strata-eventd"]),
+        .executable(name: "strata-eventgen", targets: ["strata-eventgen"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -52,6 +57,26 @@ let package = Package(
             path: "Demo/StrataExample",
             swiftSettings: strictSettings
         ),
+        // The demo daemon (Demo/EventDaemon): its logic as a library the tests drive, and the
+        // executables around it.
+        .target(
+            name: "StrataEventd",
+            dependencies: ["Strata", "StrataSupport", .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams")],
+            path: "Demo/EventDaemon/Core",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "strata-eventd",
+            dependencies: ["StrataEventd", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Demo/EventDaemon/Main",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "strata-eventgen",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Demo/EventGen",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "strata-crash-worker",
             dependencies: ["StrataEngine"],
@@ -69,6 +94,7 @@ let package = Package(
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"], swiftSettings: strictSettings),
         .testTarget(name: "RealmSwiftCompatibilityTests", dependencies: ["RealmSwift"], swiftSettings: strictSettings),
+        .testTarget(name: "StrataEventdTests", dependencies: ["StrataEventd"], swiftSettings: strictSettings),
         .testTarget(name: "StrataNotifyTests", dependencies: ["StrataNotify"], swiftSettings: strictSettings),
         .testTarget(name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV"], swiftSettings: strictSettings),
         .executableTarget(name: "strata-query-fuzz", dependencies: ["StrataQuery"], path: "Sources/StrataQueryFuzz", swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),

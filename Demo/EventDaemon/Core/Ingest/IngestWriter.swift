@@ -1,0 +1,173 @@
+import Foundation
+import Logging
+import Strata
+import StrataSupport
+
+/// Stores events in group commits on a thread of its own: events queued by any connection are
+/// taken in batches, each batch is one durable write transaction (and one audit scope), and
+/// every event's outcome is reported once the commit is durable.
+///
+/// The queue is bounded: ``submit(_:)`` refuses work when it is full, so a flood slows its
+/// clients down (they get `overloaded`) instead of growing memory.
+public final class IngestWriter: @unchecked Sendable {
+    // Safety: `queue` is behind its lock; `thread` is set once in `start()` and read in `stop()`
+    // on the starting thread; everything else is immutable.
+
+    /// What happened to an event.
+    public enum Outcome: Sendable, Equatable {
+        /// Stored now.
+        case stored
+        /// Already stored (the id was seen before): stored once, acknowledged again.
+        case duplicate
+    }
+
+    /// One event and where its outcome goes.
+    public struct Submission: Sendable {
+        public let event: IncomingEvent
+        public let done: @Sendable (Result<Outcome, IngestRejection>) -> Void
+
+        public init(event: IncomingEvent, done: @escaping @Sendable (Result<Outcome, IngestRejection>) -> Void) {
+            self.event = event
+            self.done = done
+        }
+    }
+
+    private struct Queue {
+        var pending: [Submission] = []
+        var stopping = false
+    }
+
+    private let configuration: Realm.Configuration
+    private let config: DaemonConfig
+    private let logger: Logger
+    private let queue = LockedValueBox(Queue())
+    private let statistics: DaemonStatistics
+    private var thread: Thread?
+    private let finished = DispatchSemaphore(value: 0)
+
+    public init(configuration: Realm.Configuration, config: DaemonConfig, statistics: DaemonStatistics, logger: Logger) {
+        self.configuration = configuration
+        self.config = config
+        self.statistics = statistics
+        self.logger = logger
+    }
+
+    /// Starts the writer thread.
+    public func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "strata-ingest"
+        thread.start()
+        self.thread = thread
+    }
+
+    /// Queues events; returns false (queueing none of them) when the queue is full or the
+    /// writer is stopping.
+    public func submit(_ submissions: [Submission]) -> Bool {
+        let accepted = queue.withLockedValue { queue -> Bool in
+            guard !queue.stopping, queue.pending.count + submissions.count <= config.maxQueue else { return false }
+            queue.pending.append(contentsOf: submissions)
+            return true
+        }
+        if accepted { queue.broadcast() }
+        return accepted
+    }
+
+    /// Events queued and not yet committed.
+    public var queueDepth: Int { queue.withLockedValue { $0.pending.count } }
+
+    /// Commits what is queued, then stops the thread and waits for it.
+    public func stop() {
+        queue.withLockedValue { $0.stopping = true }
+        queue.broadcast()
+        if thread != nil { finished.wait() }
+    }
+
+    private func run() {
+        defer { finished.signal() }
+        let realm: Realm
+        do {
+            realm = try Realm(configuration: configuration)
+        } catch {
+            logger.critical("ingest writer cannot open the store: \(error)")
+            failAll(.storeFailed("\(error)"))
+            return
+        }
+        while true {
+            let batch = queue.wait(until: { !$0.pending.isEmpty || $0.stopping }) { queue -> [Submission] in
+                let count = min(queue.pending.count, config.maxBatch)
+                defer { queue.pending.removeFirst(count) }
+                return Array(queue.pending.prefix(count))
+            }
+            if batch.isEmpty { return }
+            commit(batch, in: realm)
+        }
+    }
+
+    /// Stores one batch in one transaction and reports each event's outcome after the commit.
+    private func commit(_ batch: [Submission], in realm: Realm) {
+        let started = ContinuousClock.now
+        let scope = realm.events?.beginScope(activity: "ingest")
+        var outcomes: [Outcome] = []
+        do {
+            try realm.write {
+                let ids = batch.map(\.event.id)
+                let existing = Set(realm.objects(StoredEvent.self).filter("id IN $0", ids).map(\.id))
+                var seen = existing
+                var stored: [String] = []
+                let now = Date()
+                for submission in batch {
+                    let event = submission.event
+                    guard seen.insert(event.id).inserted else {
+                        outcomes.append(.duplicate)
+                        continue
+                    }
+                    let object = StoredEvent()
+                    object.id = event.id
+                    object.type = event.type
+                    object.source = event.source
+                    object.time = event.time
+                    object.payload = event.payload.realmValue
+                    object.receivedAt = now
+                    realm.add(object)
+                    stored.append(event.id)
+                    outcomes.append(.stored)
+                }
+                raiseAlerts(for: stored, in: realm, at: now)
+            }
+            scope?.commit()
+        } catch {
+            if scope?.isActive == true { scope?.cancel() }
+            logger.error("ingest commit failed: \(error)")
+            for submission in batch { submission.done(.failure(.storeFailed("\(error)"))) }
+            statistics.noteRejected("store_failed", count: batch.count)
+            return
+        }
+        let elapsed = ContinuousClock.now - started
+        statistics.noteCommit(batch: batch, outcomes: outcomes, latency: elapsed)
+        for (submission, outcome) in zip(batch, outcomes) { submission.done(.success(outcome)) }
+    }
+
+    /// Creates an `Alert` for every newly stored event that matches an alert rule.
+    private func raiseAlerts(for ids: [String], in realm: Realm, at now: Date) {
+        guard !ids.isEmpty else { return }
+        for rule in config.alerts {
+            guard let matches = try? realm.objects(StoredEvent.self).filter(validating: "id IN $0 AND (\(rule.query))", [ids])
+            else { continue }
+            for event in matches {
+                realm.add(Alert(value: ["id": "\(rule.name):\(event.id)", "rule": rule.name, "eventId": event.id,
+                                        "createdAt": now] as [String: Any]))
+            }
+        }
+    }
+
+    private func failAll(_ rejection: IngestRejection) {
+        while true {
+            let batch = queue.wait(until: { !$0.pending.isEmpty || $0.stopping }) { queue -> [Submission] in
+                defer { queue.pending.removeAll() }
+                return queue.pending
+            }
+            if batch.isEmpty { return }
+            for submission in batch { submission.done(.failure(rejection)) }
+        }
+    }
+}

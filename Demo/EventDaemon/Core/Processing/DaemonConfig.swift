@@ -1,0 +1,65 @@
+import Foundation
+import Yams
+
+/// The daemon's rules and limits, read from a YAML file (`--config`).
+///
+/// ```yaml
+/// maxLineBytes: 65536        # longer lines are refused without being buffered
+/// maxDepth: 32               # deeper JSON nesting is refused
+/// maxBatch: 512              # events per group commit
+/// maxQueue: 20000            # queued events before clients get "overloaded"
+/// types: [login, purchase]   # accepted event types (omit: any)
+/// counters:
+///   windowSeconds: 60        # per-type and per-source counts over this sliding window
+/// alerts:
+///   - name: big-purchase
+///     query: "type == 'purchase' AND payload['amount'] > 1000"
+/// ```
+public struct DaemonConfig: Codable, Sendable, Equatable {
+    public var maxLineBytes: Int = 65_536
+    public var maxDepth: Int = 32
+    public var maxBatch: Int = 512
+    public var maxQueue: Int = 20_000
+    public var types: [String]?
+    public var counters = Counters()
+    public var alerts: [AlertRule] = []
+
+    public struct Counters: Codable, Sendable, Equatable {
+        public var windowSeconds: Int = 60
+        public init() {}
+    }
+
+    /// An alert rule: every stored event matching the RQL `query` raises an `Alert`.
+    public struct AlertRule: Codable, Sendable, Equatable {
+        public var name: String
+        public var query: String
+    }
+
+    public init() {}
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let defaults = DaemonConfig()
+        maxLineBytes = try container.decodeIfPresent(Int.self, forKey: .maxLineBytes) ?? defaults.maxLineBytes
+        maxDepth = try container.decodeIfPresent(Int.self, forKey: .maxDepth) ?? defaults.maxDepth
+        maxBatch = try container.decodeIfPresent(Int.self, forKey: .maxBatch) ?? defaults.maxBatch
+        maxQueue = try container.decodeIfPresent(Int.self, forKey: .maxQueue) ?? defaults.maxQueue
+        types = try container.decodeIfPresent([String].self, forKey: .types)
+        counters = try container.decodeIfPresent(Counters.self, forKey: .counters) ?? defaults.counters
+        alerts = try container.decodeIfPresent([AlertRule].self, forKey: .alerts) ?? []
+    }
+
+    /// Reads a YAML configuration.
+    ///
+    /// - Throws: the YAML or decoding error, naming the bad key.
+    public static func load(yaml text: String) throws -> DaemonConfig {
+        try YAMLDecoder().decode(DaemonConfig.self, from: text)
+    }
+}
+
+extension DaemonConfig.Counters {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        windowSeconds = try container.decodeIfPresent(Int.self, forKey: .windowSeconds) ?? 60
+    }
+}

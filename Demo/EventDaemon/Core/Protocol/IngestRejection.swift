@@ -1,0 +1,34 @@
+/// Why an input line was refused; each reason is counted and logged, and answered with
+/// `{"error":"<reason>","line":<n>}`.
+public struct IngestRejection: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A short stable code, for counters.
+    public let code: String
+    /// What was wrong, for the reply and the log.
+    public let message: String
+
+    public var description: String { message }
+
+    static func malformed(_ detail: String) -> IngestRejection { .init(code: "malformed", message: "malformed JSON: \(detail)") }
+    static let invalidUTF8 = IngestRejection(code: "invalid_utf8", message: "the line is not valid UTF-8")
+    static func tooLarge(_ limit: Int) -> IngestRejection {
+        .init(code: "too_large", message: "the line is longer than \(limit) bytes")
+    }
+    static func tooDeep(_ limit: Int) -> IngestRejection {
+        .init(code: "too_deep", message: "the JSON is nested deeper than \(limit) levels")
+    }
+    static func missing(_ field: String) -> IngestRejection { .init(code: "missing_field", message: "missing field '\(field)'") }
+    static func mistyped(_ field: String, _ expected: String) -> IngestRejection {
+        .init(code: "mistyped_field", message: "field '\(field)' must be \(expected)")
+    }
+    static func unknownType(_ type: String) -> IngestRejection {
+        .init(code: "unknown_type", message: "unknown event type '\(type)'")
+    }
+    static func unknownRequest(_ detail: String) -> IngestRejection {
+        .init(code: "unknown_request", message: detail)
+    }
+    static func badQuery(_ detail: String) -> IngestRejection { .init(code: "bad_query", message: detail) }
+    static let truncated = IngestRejection(code: "truncated", message: "the connection closed in the middle of a line")
+    static let overloaded = IngestRejection(code: "overloaded", message: "the ingest queue is full; retry later")
+    static let shuttingDown = IngestRejection(code: "shutting_down", message: "the daemon is shutting down")
+    static func storeFailed(_ detail: String) -> IngestRejection { .init(code: "store_failed", message: "not stored: \(detail)") }
+}

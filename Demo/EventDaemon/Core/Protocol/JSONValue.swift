@@ -1,0 +1,81 @@
+import Foundation
+import Strata
+
+/// A JSON value as the protocol carries it: events' payloads and the replies.
+public indirect enum JSONValue: Sendable, Equatable, Codable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let bool = try? container.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let int = try? container.decode(Int64.self) {
+            self = .int(int)
+        } else if let double = try? container.decode(Double.self) {
+            self = .double(double)
+        } else if let string = try? container.decode(String.self) {
+            self = .string(string)
+        } else if let array = try? container.decode([JSONValue].self) {
+            self = .array(array)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let bool): try container.encode(bool)
+        case .int(let int): try container.encode(int)
+        case .double(let double): try container.encode(double)
+        case .string(let string): try container.encode(string)
+        case .array(let array): try container.encode(array)
+        case .object(let object): try container.encode(object)
+        }
+    }
+
+    /// The value as a Realm mixed value, nested maps and lists included.
+    var realmValue: AnyRealmValue {
+        switch self {
+        case .null: .none
+        case .bool(let bool): .bool(bool)
+        case .int(let int): .int(Int(int))
+        case .double(let double): .double(double)
+        case .string(let string): .string(string)
+        case .array(let array): .fromArray(array.map(\.realmValue))
+        case .object(let object): .fromDictionary(object.mapValues(\.realmValue))
+        }
+    }
+
+    /// A mixed value read back as JSON (objects and binary values, which events never hold,
+    /// become strings).
+    init(_ value: AnyRealmValue) {
+        switch value {
+        case .none: self = .null
+        case .int(let int): self = .int(Int64(int))
+        case .bool(let bool): self = .bool(bool)
+        case .float(let float): self = .double(Double(float))
+        case .double(let double): self = .double(double)
+        case .string(let string): self = .string(string)
+        case .list(let list): self = .array(list.map(JSONValue.init))
+        case .dictionary(let map): self = .object(Dictionary(uniqueKeysWithValues: map.map { ($0.key, JSONValue($0.value)) }))
+        default: self = .string("\(value)")
+        }
+    }
+
+    /// The JSON text, keys sorted.
+    public var text: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "null"
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// An event as ingested: `id` (its primary key), `type`, `source`, `time`, `payload`.
+public struct IncomingEvent: Sendable, Equatable {
+    public var id: String
+    public var type: String
+    public var source: String
+    public var time: Date
+    public var payload: JSONValue
+}
+
+/// What a client line asks for.
+public enum Request: Sendable, Equatable {
+    /// Store an event (acknowledged once durable).
+    case event(IncomingEvent)
+    /// Stream a query's results and changes: RQL, optional sort key path and direction, key
+    /// paths that count as modifications.
+    case subscribe(query: String, sort: String?, ascending: Bool, keyPaths: [String]?)
+    /// Stop the subscription.
+    case unsubscribe
+    /// The daemon's counters.
+    case stats
+}
+
+/// Parses request lines, refusing bad input with a reason and never trapping.
+public struct RequestParser: Sendable {
+    /// The deepest nesting a line may have.
+    public var maxDepth: Int
+    /// The event types accepted (nil: any).
+    public var knownTypes: Set<String>?
+
+    public init(maxDepth: Int = 32, knownTypes: Set<String>? = nil) {
+        self.maxDepth = maxDepth
+        self.knownTypes = knownTypes
+    }
+
+    /// The request on one line (without its newline).
+    ///
+    /// - Throws: ``IngestRejection`` naming what was wrong.
+    public func parse(_ line: some Collection<UInt8>) throws(IngestRejection) -> Request {
+        let bytes = Array(line)
+        guard String(validating: bytes, as: UTF8.self) != nil else { throw .invalidUTF8 }
+        try checkDepth(bytes)
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+        } catch {
+            throw .malformed(Self.describe(error))
+        }
+        guard case .object(let fields) = value else { throw .malformed("a line must be a JSON object") }
+        if let query = fields["subscribe"] { return try subscription(query, fields) }
+        if fields["unsubscribe"] != nil { return .unsubscribe }
+        if fields["stats"] != nil { return .stats }
+        return .event(try event(fields))
+    }
+
+    private func event(_ fields: [String: JSONValue]) throws(IngestRejection) -> IncomingEvent {
+        func string(_ name: String) throws(IngestRejection) -> String {
+            guard let value = fields[name] else { throw .missing(name) }
+            guard case .string(let string) = value, !string.isEmpty else { throw .mistyped(name, "a non-empty string") }
+            return string
+        }
+        let id = try string("id")
+        let type = try string("type")
+        if let knownTypes, !knownTypes.contains(type) { throw .unknownType(type) }
+        let source = try string("source")
+        guard let timeValue = fields["time"] else { throw .missing("time") }
+        let time: Date
+        switch timeValue {
+        case .string(let text):
+            guard let date = (try? Date(text, strategy: .iso8601))
+                ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) else {
+                throw .mistyped("time", "an ISO 8601 date or epoch seconds")
+            }
+            time = date
+        case .int(let seconds): time = Date(timeIntervalSince1970: TimeInterval(seconds))
+        case .double(let seconds): time = Date(timeIntervalSince1970: seconds)
+        default: throw .mistyped("time", "an ISO 8601 date or epoch seconds")
+        }
+        return IncomingEvent(id: id, type: type, source: source, time: time, payload: fields["payload"] ?? .null)
+    }
+
+    private func subscription(_ query: JSONValue, _ fields: [String: JSONValue]) throws(IngestRejection) -> Request {
+        guard case .string(let rql) = query else { throw .mistyped("subscribe", "an RQL string") }
+        var sort: String?
+        var ascending = true
+        switch fields["sort"] {
+        case nil, .null?: break
+        case .string(let keyPath)?: sort = keyPath
+        case .object(let object)?:
+            guard case .string(let keyPath)? = object["keyPath"] else { throw .mistyped("sort.keyPath", "a string") }
+            sort = keyPath
+            if case .bool(let value)? = object["ascending"] { ascending = value }
+        default: throw .mistyped("sort", "a key path or {\"keyPath\":…, \"ascending\":…}")
+        }
+        var keyPaths: [String]?
+        if let paths = fields["keyPaths"], paths != .null {
+            guard case .array(let array) = paths else { throw .mistyped("keyPaths", "an array of strings") }
+            keyPaths = try array.map { path throws(IngestRejection) -> String in
+                guard case .string(let string) = path else { throw .mistyped("keyPaths", "an array of strings") }
+                return string
+            }
+        }
+        return .subscribe(query: rql, sort: sort, ascending: ascending, keyPaths: keyPaths)
+    }
+
+    /// Refuses nesting deeper than ``maxDepth`` before the decoder sees the line.
+    private func checkDepth(_ bytes: [UInt8]) throws(IngestRejection) {
+        var depth = 0
+        var inString = false
+        var escaped = false
+        for byte in bytes {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                if depth > maxDepth { throw .tooDeep(maxDepth) }
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            default: break
+            }
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if case DecodingError.dataCorrupted(let context) = error { return context.debugDescription }
+        return "\(error)"
+    }
+}

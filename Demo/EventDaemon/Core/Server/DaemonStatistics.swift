@@ -1,0 +1,91 @@
+import Foundation
+import StrataSupport
+
+/// The daemon's counters, shared by the network loop and the writer: events per second,
+/// rejections by reason, commit latency, and per-type / per-source window counts.
+public final class DaemonStatistics: Sendable {
+    private struct State {
+        var stored = 0
+        var duplicates = 0
+        var rejected: [String: Int] = [:]
+        var commits = 0
+        /// The last commit latencies, in microseconds (a ring of 1,024).
+        var latencies: [Double] = []
+        var latencyCursor = 0
+        /// Stored events per second (epoch second → count), the last minute.
+        var perSecond: [Int: Int] = [:]
+        var byType: WindowCounters
+        var bySource: WindowCounters
+        var subscribers = 0
+        var connections = 0
+    }
+
+    private let state: LockedValueBox<State>
+
+    public init(windowSeconds: Int) {
+        state = LockedValueBox(State(byType: WindowCounters(windowSeconds: windowSeconds),
+                                     bySource: WindowCounters(windowSeconds: windowSeconds)))
+    }
+
+    func noteCommit(batch: [IngestWriter.Submission], outcomes: [IngestWriter.Outcome], latency: Duration) {
+        let now = Date()
+        let micros = Double(latency.components.seconds) * 1e6 + Double(latency.components.attoseconds) / 1e12
+        state.withLockedValue { state in
+            state.commits += 1
+            if state.latencies.count < 1_024 {
+                state.latencies.append(micros)
+            } else {
+                state.latencies[state.latencyCursor] = micros
+                state.latencyCursor = (state.latencyCursor + 1) % 1_024
+            }
+            let second = Int(now.timeIntervalSince1970)
+            for (submission, outcome) in zip(batch, outcomes) {
+                guard outcome == .stored else {
+                    state.duplicates += 1
+                    continue
+                }
+                state.stored += 1
+                state.perSecond[second, default: 0] += 1
+                state.byType.add(submission.event.type, at: now)
+                state.bySource.add(submission.event.source, at: now)
+            }
+            if state.perSecond.count > 120 { state.perSecond = state.perSecond.filter { $0.key > second - 60 } }
+        }
+    }
+
+    /// Counts a refused line.
+    public func noteRejected(_ code: String, count: Int = 1) {
+        state.withLockedValue { $0.rejected[code, default: 0] += count }
+    }
+
+    /// Counts subscribers and connections as they come and go.
+    public func noteSubscribers(_ delta: Int) { state.withLockedValue { $0.subscribers += delta } }
+    public func noteConnections(_ delta: Int) { state.withLockedValue { $0.connections += delta } }
+
+    /// How many events each rejection reason refused.
+    public var rejections: [String: Int] { state.withLockedValue { $0.rejected } }
+
+    /// The `stats` reply.
+    public func snapshot(queueDepth: Int) -> JSONValue {
+        let now = Date()
+        return state.withLockedValue { state in
+            let second = Int(now.timeIntervalSince1970)
+            let lastTen = (1...10).reduce(0) { $0 + (state.perSecond[second - $1] ?? 0) }
+            let sorted = state.latencies.sorted()
+            func percentile(_ p: Double) -> Double {
+                sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+            }
+            return .object([
+                "stored": .int(Int64(state.stored)), "duplicates": .int(Int64(state.duplicates)),
+                "eventsPerSecond": .double(Double(lastTen) / 10),
+                "rejected": .object(state.rejected.mapValues { .int(Int64($0)) }),
+                "commits": .int(Int64(state.commits)),
+                "commitLatencyMicros": .object(["p50": .double(percentile(0.5)), "p99": .double(percentile(0.99))]),
+                "queueDepth": .int(Int64(queueDepth)),
+                "subscribers": .int(Int64(state.subscribers)), "connections": .int(Int64(state.connections)),
+                "byType": .object(state.byType.counts(now: now).mapValues { .int(Int64($0)) }),
+                "bySource": .object(state.bySource.counts(now: now).mapValues { .int(Int64($0)) }),
+            ])
+        }
+    }
+}
