@@ -27,12 +27,15 @@ extension EventLoop {
     /// loop's registry until their callback removes them, and the wake-up handle lives until
     /// `deinit`.
     func closeAllHandles() {
-        let timers = withConfinedState { state in
+        let (timers, streams) = withConfinedState { state in
             state.isClosingHandles = true
-            return Array(state.timers.values)
+            return (Array(state.timers.values), Array(state.streams.values))
         }
         for timer in timers {
             timer.close()
+        }
+        for stream in streams {
+            stream.close()
         }
         uv_close(uvHandle(wakeHandle), nil)
         // Anything else someone opened on this loop (through `uvLoop`) is closed too, so that

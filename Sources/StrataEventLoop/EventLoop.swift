@@ -89,6 +89,8 @@ public final class EventLoop: @unchecked Sendable {
         /// Every started timer whose close callback has not run yet; keeps it (and its
         /// `uv_timer_t`) alive while libuv uses it.
         var timers: [ObjectIdentifier: TimerHandle] = [:]
+        /// Every open stream handle (listeners, connections) until its close callback ran.
+        var streams: [ObjectIdentifier: StreamHandle] = [:]
         /// Set when shutdown closes the handles; new timers are refused from then on.
         var isClosingHandles = false
     }

@@ -1,0 +1,144 @@
+import Foundation
+import Logging
+import Strata
+
+/// What a session needs of its client's connection (a libuv stream on the daemon's loop).
+protocol ClientConnection: AnyObject {
+    /// Queues `line` and a newline for writing.
+    func send(_ line: String)
+    /// Closes the connection once queued writes are flushed.
+    func close()
+}
+
+/// One client: numbers its lines, answers each in order (`{"ack":…}` once the event is durable,
+/// `{"error":…,"line":n}` for refused lines, `{"subscribed":n}`, `{"stats":…}`), and owns its
+/// subscription. Lives on the daemon's loop thread.
+final class ClientSession {
+    private let connection: ClientConnection
+    private let context: DaemonContext
+    private var lineNumber = 0
+    /// Replies in line order; nil until ready (an event waiting for its commit).
+    private var replies: [(line: Int, text: String?)] = []
+    private var subscription: Subscription?
+    /// Events of the current read, submitted together.
+    private var batch: [IngestWriter.Submission] = []
+    private var isClosed = false
+
+    init(connection: ClientConnection, context: DaemonContext) {
+        self.connection = connection
+        self.context = context
+    }
+
+    /// Handles one complete line.
+    func receive(line: some Collection<UInt8>) {
+        lineNumber += 1
+        let number = lineNumber
+        do {
+            switch try context.parser.parse(line) {
+            case .event(let event):
+                replies.append((number, nil))
+                let session = WeakLoopBound(self, loop: context.loop)
+                batch.append(IngestWriter.Submission(event: event) { result in
+                    let reply: String = switch result {
+                    case .success: #"{"ack":\#(JSONValue.string(event.id).text)}"#
+                    case .failure(let rejection): ClientSession.error(rejection, line: number)
+                    }
+                    session.execute { $0.fill(number, with: reply) }
+                })
+            case .subscribe(let query, let sort, let ascending, let keyPaths):
+                subscription?.cancel()
+                if subscription == nil { context.statistics.noteSubscribers(1) }
+                subscription = try Subscription(realm: context.realm, query: query, sort: sort, ascending: ascending,
+                                                keyPaths: keyPaths) { [weak self] text in self?.connection.send(text) }
+                reply(number, #"{"subscribed":\#(number)}"#)
+            case .unsubscribe:
+                if subscription != nil { context.statistics.noteSubscribers(-1) }
+                subscription?.cancel()
+                subscription = nil
+                reply(number, #"{"unsubscribed":\#(number)}"#)
+            case .stats:
+                reply(number, #"{"stats":\#(context.statistics.snapshot(queueDepth: context.writer.queueDepth).text)}"#)
+            }
+        } catch {
+            reject(error, line: number)
+        }
+    }
+
+    /// Reports a line the framer refused (too long) or cut off (the client went away).
+    func refuse(_ rejection: IngestRejection) {
+        lineNumber += 1
+        reject(rejection, line: lineNumber)
+    }
+
+    /// Submits the events read so far (call after each read).
+    func flushBatch() {
+        guard !batch.isEmpty else { return }
+        let submissions = batch
+        batch.removeAll()
+        if !context.writer.submit(submissions) {
+            for submission in submissions { submission.done(.failure(.overloaded)) }
+            context.statistics.noteRejected(IngestRejection.overloaded.code, count: submissions.count)
+        }
+    }
+
+    /// The client went away: stop the subscription; pending events are still stored, their
+    /// replies dropped.
+    func closed() {
+        isClosed = true
+        if subscription != nil { context.statistics.noteSubscribers(-1) }
+        subscription?.cancel()
+        subscription = nil
+    }
+
+    private func reject(_ rejection: IngestRejection, line: Int) {
+        context.statistics.noteRejected(rejection.code)
+        context.logger.info("refused line \(line): \(rejection.message)")
+        reply(line, Self.error(rejection, line: line))
+    }
+
+    private static func error(_ rejection: IngestRejection, line: Int) -> String {
+        #"{"error":\#(JSONValue.string(rejection.message).text),"line":\#(line)}"#
+    }
+
+    private func reply(_ line: Int, _ text: String) {
+        replies.append((line, text))
+        flushReplies()
+    }
+
+    private func fill(_ line: Int, with text: String) {
+        guard let index = replies.firstIndex(where: { $0.line == line }) else { return }
+        replies[index].text = text
+        flushReplies()
+    }
+
+    private func flushReplies() {
+        guard !isClosed else {
+            replies.removeAll()
+            return
+        }
+        while let first = replies.first, let text = first.text {
+            connection.send(text)
+            replies.removeFirst()
+        }
+    }
+}
+
+/// What every session shares: the loop, its Realm, the writer, the parser and the counters.
+final class DaemonContext {
+    let loop: EventLoop
+    let realm: Realm
+    let writer: IngestWriter
+    let parser: RequestParser
+    let statistics: DaemonStatistics
+    let logger: Logger
+
+    init(loop: EventLoop, realm: Realm, writer: IngestWriter, parser: RequestParser, statistics: DaemonStatistics,
+         logger: Logger) {
+        self.loop = loop
+        self.realm = realm
+        self.writer = writer
+        self.parser = parser
+        self.statistics = statistics
+        self.logger = logger
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+import Logging
+import Strata
+
+/// Where and how the daemon runs.
+public struct DaemonOptions: Sendable {
+    /// TCP host to listen on (default loopback).
+    public var host = "127.0.0.1"
+    /// TCP port (0: any free port; ``EventDaemon/tcpPort`` tells which).
+    public var port = 7400
+    /// A Unix socket path to listen on as well.
+    public var socketPath: String?
+    /// The store file.
+    public var dataPath = "eventd.strata"
+    /// Rules and limits.
+    public var config = DaemonConfig()
+
+    public init() {}
+}
+
+/// `strata-eventd`: ingests newline-delimited JSON events over TCP and a Unix socket, stores
+/// them idempotently in group commits, acknowledges each once durable, raises alerts, and
+/// streams live query results to subscribers — one libuv loop serves the network and the
+/// notifications.
+public final class EventDaemon: @unchecked Sendable {
+    // Safety: `state` is touched only on the loop thread (`start` hops there and waits);
+    // `loop`, `writer`, `statistics`, `logger` and `options` are immutable and Sendable or
+    // internally locked.
+    public let options: DaemonOptions
+    let loop: EventLoop
+    let statistics: DaemonStatistics
+    let writer: IngestWriter
+    let logger: Logger
+    private let configuration: Realm.Configuration
+    private var state: LoopState?
+    private let stopped = DispatchSemaphore(value: 0)
+
+    /// What lives on the loop thread.
+    private final class LoopState {
+        let context: DaemonContext
+        var servers: [LineServer] = []
+        init(context: DaemonContext) { self.context = context }
+    }
+
+    /// Prepares the daemon; ``start()`` opens the store and listens.
+    public init(options: DaemonOptions, logger: Logger) throws {
+        self.options = options
+        self.logger = logger
+        var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: options.dataPath),
+                                                objectTypes: daemonObjectTypes)
+        configuration.durability = .full
+        configuration.eventConfiguration = EventConfiguration(metadata: ["daemon": "strata-eventd"], logger: nil) { error in
+            Logger(label: "strata-eventd.audit").error("audit event not written: \(error)")
+        }
+        self.configuration = configuration
+        statistics = DaemonStatistics(windowSeconds: options.config.counters.windowSeconds)
+        writer = IngestWriter(configuration: configuration, config: options.config, statistics: statistics, logger: logger)
+        loop = try EventLoop.startThread(name: "strata-eventd")
+    }
+
+    /// The TCP port the daemon listens on (after ``start()``).
+    public private(set) var tcpPort: Int = 0
+
+    /// Opens the store, validates the alert rules, starts the writer and listens.
+    ///
+    /// - Throws: the store's error, a rule's RQL error (naming the rule), or the listener's
+    ///   error (a port in use, a bad socket path).
+    public func start() throws {
+        for rule in options.config.alerts {
+            let realm = try Realm(configuration: configuration)
+            do {
+                _ = try realm.objects(StoredEvent.self).filter(validating: rule.query)
+            } catch {
+                throw DaemonError("alert rule '\(rule.name)': \(error)")
+            }
+        }
+        writer.start()
+        let result = UnsafeResultBox()
+        let done = DispatchSemaphore(value: 0)
+        loop.execute { [self] in
+            do {
+                tcpPort = try startOnLoop()
+            } catch {
+                result.error = error
+            }
+            done.signal()
+        }
+        done.wait()
+        if let error = result.error {
+            writer.stop()
+            loop.shutdownAndWait()
+            throw error
+        }
+        logger.info("listening on \(options.host):\(tcpPort)\(options.socketPath.map { " and \($0)" } ?? "")")
+    }
+
+    private func startOnLoop() throws -> Int {
+        let realm = try Realm(configuration: configuration)
+        let parser = RequestParser(maxDepth: options.config.maxDepth, knownTypes: options.config.types.map(Set.init))
+        let context = DaemonContext(loop: loop, realm: realm, writer: writer, parser: parser, statistics: statistics,
+                                    logger: logger)
+        let state = LoopState(context: context)
+        self.state = state
+        let tcp = try LineServer.listen(tcpHost: options.host, port: options.port, on: loop,
+                                        maxLineBytes: options.config.maxLineBytes, context: context)
+        state.servers.append(tcp)
+        if let path = options.socketPath {
+            state.servers.append(try LineServer.listen(unixPath: path, on: loop, maxLineBytes: options.config.maxLineBytes,
+                                                       context: context))
+        }
+        return tcp.boundPort
+    }
+
+    /// Stops accepting, commits and acknowledges what was received, closes every connection
+    /// and the loop. Call from any thread but the loop's.
+    public func stop() {
+        let closed = DispatchSemaphore(value: 0)
+        loop.execute { [self] in
+            for server in state?.servers ?? [] { server.stopAccepting() }
+            closed.signal()
+        }
+        closed.wait()
+        writer.stop()                       // commits what is queued; acks hop to the loop
+        let drained = DispatchSemaphore(value: 0)
+        loop.execute { [self] in
+            for server in state?.servers ?? [] { server.closeAll() }
+            state = nil
+            drained.signal()
+        }
+        drained.wait()
+        loop.shutdownAndWait()
+        logger.info("stopped")
+        stopped.signal()
+    }
+
+    /// Blocks until ``stop()`` finished (for the executable's main thread).
+    public func waitUntilStopped() {
+        stopped.wait()
+    }
+
+    /// The daemon's counters (as the `stats` request answers).
+    public var stats: JSONValue { statistics.snapshot(queueDepth: writer.queueDepth) }
+}
+
+/// A daemon start-up failure.
+public struct DaemonError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Carries a start-up error back from the loop thread.
+private final class UnsafeResultBox: @unchecked Sendable {
+    // Safety: written on the loop thread before the semaphore is signalled, read after the wait.
+    var error: (any Error)?
+}

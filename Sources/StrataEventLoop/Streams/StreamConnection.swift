@@ -1,0 +1,163 @@
+import CLibUV
+
+/// A connected stream (an accepted TCP or Unix-domain client) on an ``EventLoop``.
+///
+/// Set ``onRead`` and ``onEnd``, then ``startReading()``. ``write(_:completion:)`` queues bytes;
+/// completions run on the loop in write order. ``close()`` (or loop shutdown) closes it; ``onEnd``
+/// then runs once. Loop-confined.
+public final class StreamConnection {
+    let handle: StreamHandle
+    private var reading = false
+    private var ended = false
+    private var shuttingDown = false
+
+    /// Called with each chunk of bytes read.
+    public var onRead: (([UInt8]) -> Void)?
+    /// Called once when the connection ends: nil for a clean close or end of stream, else the
+    /// read error. The connection is closed afterwards.
+    public var onEnd: ((EventLoopError?) -> Void)?
+
+    init(loop: EventLoop) {
+        handle = StreamHandle(loop: loop)
+        handle.onClosed = { [weak self] in self?.finish(nil) }
+    }
+
+    /// Starts (or resumes) reading.
+    public func startReading() {
+        handle.loop.preconditionInEventLoop()
+        guard !reading, !handle.isClosing else { return }
+        reading = true
+        handle.onRead = { [weak self] buffer, count in self?.received(buffer, count) }
+        let result = uv_read_start(handle.stream, allocateReadBuffer, bytesRead)
+        if result < 0 { fail(EventLoopError(code: result, operation: "uv_read_start")) }
+    }
+
+    /// Stops reading until ``startReading()`` (backpressure); the peer's writes then wait in the
+    /// kernel's buffers.
+    public func stopReading() {
+        handle.loop.preconditionInEventLoop()
+        guard reading, !handle.isClosing else { return }
+        reading = false
+        uv_read_stop(handle.stream)
+    }
+
+    /// Whether the connection reads (see ``stopReading()``).
+    public var isReading: Bool { reading }
+
+    /// Bytes queued for writing and not yet handed to the kernel.
+    public var queuedWriteBytes: Int {
+        handle.isClosing ? 0 : Int(uv_stream_get_write_queue_size(handle.stream))
+    }
+
+    /// Queues `bytes` for writing; `completion` runs on the loop once they were written (nil) or
+    /// failed.
+    public func write(_ bytes: [UInt8], completion: ((EventLoopError?) -> Void)? = nil) {
+        handle.loop.preconditionInEventLoop()
+        guard !handle.isClosing, !bytes.isEmpty else {
+            completion?(handle.isClosing ? EventLoopError(code: -125, operation: "uv_write") : nil)
+            return
+        }
+        let request = WriteRequest(bytes: bytes, completion: completion)
+        let result = request.start(on: handle.stream)
+        if result < 0 { completion?(EventLoopError(code: result, operation: "uv_write")) }
+    }
+
+    /// Closes the connection after the queued writes were written (`uv_shutdown`, then
+    /// `uv_close`).
+    public func close() {
+        handle.loop.preconditionInEventLoop()
+        guard !handle.isClosing, !shuttingDown else { return }
+        stopReading()
+        shuttingDown = true
+        let request = UnsafeMutablePointer<uv_shutdown_t>.allocate(capacity: 1)
+        request.pointee.data = Unmanaged.passRetained(handle).toOpaque()
+        if uv_shutdown(request, handle.stream, shutdownFinished) < 0 {
+            Unmanaged<StreamHandle>.fromOpaque(request.pointee.data).release()
+            request.deallocate()
+            handle.close()
+        }
+    }
+
+    /// Closes the connection at once, dropping queued writes.
+    public func abort() {
+        handle.loop.preconditionInEventLoop()
+        handle.close()
+    }
+
+    private func received(_ buffer: UnsafeRawBufferPointer, _ count: Int) {
+        if count > 0 {
+            onRead?(Array(buffer.prefix(count)))
+        } else if count < 0 {
+            fail(Int32(count) == UV_EOF.rawValue ? nil : EventLoopError(code: Int32(count), operation: "read"))
+        }
+    }
+
+    private func fail(_ error: EventLoopError?) {
+        finish(error)
+        handle.close()
+    }
+
+    private func finish(_ error: EventLoopError?) {
+        guard !ended else { return }
+        ended = true
+        reading = false
+        let onEnd = self.onEnd
+        self.onEnd = nil
+        onRead = nil
+        onEnd?(error)
+    }
+}
+
+/// One `uv_write`: the request, the bytes (alive until the callback) and the completion.
+private final class WriteRequest {
+    let request = UnsafeMutablePointer<uv_write_t>.allocate(capacity: 1)
+    let bytes: UnsafeMutableBufferPointer<UInt8>
+    let completion: ((EventLoopError?) -> Void)?
+
+    init(bytes: [UInt8], completion: ((EventLoopError?) -> Void)?) {
+        self.bytes = .allocate(capacity: bytes.count)
+        _ = self.bytes.initialize(from: bytes)
+        self.completion = completion
+    }
+
+    deinit {
+        request.deallocate()
+        bytes.deallocate()
+    }
+
+    func start(on stream: UnsafeMutablePointer<uv_stream_t>) -> Int32 {
+        request.pointee.data = Unmanaged.passRetained(self).toOpaque()
+        var buffer = uv_buf_init(UnsafeMutableRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
+                                 UInt32(bytes.count))
+        let result = uv_write(request, stream, &buffer, 1, writeFinished)
+        if result < 0 { Unmanaged<WriteRequest>.fromOpaque(request.pointee.data).release() }
+        return result
+    }
+}
+
+private func writeFinished(_ request: UnsafeMutablePointer<uv_write_t>?, _ status: Int32) {
+    guard let request, let data = request.pointee.data else { return }
+    let write = Unmanaged<WriteRequest>.fromOpaque(data).takeRetainedValue()
+    write.completion?(status < 0 ? EventLoopError(code: status, operation: "uv_write") : nil)
+}
+
+private func shutdownFinished(_ request: UnsafeMutablePointer<uv_shutdown_t>?, _ status: Int32) {
+    guard let request else { return }
+    let handle = Unmanaged<StreamHandle>.fromOpaque(request.pointee.data).takeRetainedValue()
+    request.deallocate()
+    handle.close()
+}
+
+private func allocateReadBuffer(_ handle: UnsafeMutablePointer<uv_handle_t>?, _ suggested: Int,
+                                _ buffer: UnsafeMutablePointer<uv_buf_t>?) {
+    let stream = StreamHandle.from(UnsafeMutableRawPointer(handle))
+    if stream.readBuffer == nil { stream.readBuffer = .allocate(byteCount: 65_536, alignment: 1) }
+    let storage = stream.readBuffer!
+    buffer?.pointee = uv_buf_init(storage.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(storage.count))
+}
+
+private func bytesRead(_ stream: UnsafeMutablePointer<uv_stream_t>?, _ count: Int, _ buffer: UnsafePointer<uv_buf_t>?) {
+    let handle = StreamHandle.from(UnsafeMutableRawPointer(stream))
+    let base = buffer.flatMap { UnsafeRawPointer($0.pointee.base) }
+    handle.onRead?(UnsafeRawBufferPointer(start: base, count: max(0, count)), count)
+}

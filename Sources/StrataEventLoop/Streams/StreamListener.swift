@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CLibUV
+
+/// A listening TCP or Unix-domain socket on an ``EventLoop`` that hands each accepted client to
+/// a closure as a ``StreamConnection``.
+///
+/// ```swift
+/// loop.execute {
+///     let listener = try! StreamListener.tcp(host: "127.0.0.1", port: 0, on: loop) { connection in
+///         connection.onRead = { bytes in connection.write(bytes) }   // echo
+///         connection.startReading()
+///     }
+///     print("listening on", listener.port)
+/// }
+/// ```
+///
+/// Loop-confined: create, use and close it on the loop thread. Loop shutdown closes it (and
+/// every connection) too.
+public final class StreamListener {
+    private let handle: StreamHandle
+    private let accept: (StreamConnection) -> Void
+    private let isUnix: Bool
+    /// The bound TCP port (useful after binding port 0); 0 for a Unix socket.
+    public private(set) var port: Int = 0
+
+    private init(loop: EventLoop, isUnix: Bool, accept: @escaping (StreamConnection) -> Void) {
+        handle = StreamHandle(loop: loop)
+        self.isUnix = isUnix
+        self.accept = accept
+    }
+
+    /// Listens on a TCP address (IPv4), port 0 meaning any free port.
+    ///
+    /// - Throws: ``EventLoopError``, e.g. `EADDRINUSE` from `uv_listen`, `EINVAL` for a bad host.
+    public static func tcp(host: String, port: Int, backlog: Int32 = 511, on loop: EventLoop,
+                           accept: @escaping (StreamConnection) -> Void) throws(EventLoopError) -> StreamListener {
+        let listener = StreamListener(loop: loop, isUnix: false, accept: accept)
+        guard try listener.handle.initialize(unix: false) else { throw EventLoopError.shuttingDown }
+        var address = sockaddr_in()
+        do {
+            try EventLoopError.check(uv_ip4_addr(host, Int32(port), &address), "uv_ip4_addr")
+            let bound = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_bind(listener.handle.tcp, $0, 0) }
+            }
+            try EventLoopError.check(bound, "uv_tcp_bind")
+            try listener.listen(backlog)
+            listener.port = listener.boundPort()
+        } catch {
+            listener.close()
+            throw error
+        }
+        return listener
+    }
+
+    /// Listens on a Unix-domain socket at `path`, replacing a stale socket file.
+    ///
+    /// - Throws: ``EventLoopError``, e.g. `EACCES` or `ENOENT` for a bad path.
+    public static func unix(path: String, backlog: Int32 = 511, on loop: EventLoop,
+                            accept: @escaping (StreamConnection) -> Void) throws(EventLoopError) -> StreamListener {
+        let listener = StreamListener(loop: loop, isUnix: true, accept: accept)
+        guard try listener.handle.initialize(unix: true) else { throw EventLoopError.shuttingDown }
+        do {
+            var status = stat()
+            if lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFSOCK { unlink(path) }
+            try EventLoopError.check(uv_pipe_bind(listener.handle.pipe, path), "uv_pipe_bind")
+            try listener.listen(backlog)
+        } catch {
+            listener.close()
+            throw error
+        }
+        return listener
+    }
+
+    /// Stops listening; connections already accepted stay open.
+    public func close() {
+        handle.close()
+    }
+
+    deinit {
+        // A listener nobody holds any more stops listening (on its loop).
+        let handle = self.handle
+        if handle.loop.inEventLoop { handle.close() }
+    }
+
+    private func listen(_ backlog: Int32) throws(EventLoopError) {
+        // The handle (kept alive by the loop's registry) calls back while the listener lives.
+        handle.onConnection = { [weak self] in self?.acceptOne() }
+        try EventLoopError.check(uv_listen(handle.stream, backlog, connectionArrived), "uv_listen")
+    }
+
+    private func boundPort() -> Int {
+        var storage = sockaddr_storage()
+        var length = Int32(MemoryLayout<sockaddr_storage>.size)
+        let result = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_getsockname(handle.tcp, $0, &length) }
+        }
+        guard result == 0 else { return 0 }
+        return withUnsafePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
+        }
+    }
+
+    private func acceptOne() {
+        guard !handle.isClosing else { return }
+        let connection = StreamConnection(loop: handle.loop)
+        do {
+            guard try connection.handle.initialize(unix: isUnix) else { return }
+        } catch {
+            return
+        }
+        guard uv_accept(handle.stream, connection.handle.stream) == 0 else {
+            connection.close()
+            return
+        }
+        accept(connection)
+    }
+}
+
+private func connectionArrived(_ server: UnsafeMutablePointer<uv_stream_t>?, _ status: Int32) {
+    guard status == 0, let server else { return }
+    StreamHandle.from(UnsafeMutableRawPointer(server)).onConnection?()
+}
+
+extension EventLoopError {
+    /// The loop is shutting down and accepts no new handles.
+    static var shuttingDown: EventLoopError { EventLoopError(code: -125 /* UV_ECANCELED */, operation: "listen") }
+}
