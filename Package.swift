@@ -73,7 +73,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "strata-eventgen",
-            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["StrataEventd", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Demo/EventGen",
             swiftSettings: strictSettings
         ),

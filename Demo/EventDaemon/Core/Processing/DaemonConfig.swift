@@ -33,6 +33,11 @@ public struct DaemonConfig: Codable, Sendable, Equatable {
     public struct AlertRule: Codable, Sendable, Equatable {
         public var name: String
         public var query: String
+
+        public init(name: String, query: String) {
+            self.name = name
+            self.query = query
+        }
     }
 
     public init() {}

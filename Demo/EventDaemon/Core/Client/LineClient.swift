@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+
+/// A blocking NDJSON client of the daemon over TCP or a Unix socket (for the load generator,
+/// the demo and the tests): send lines, read lines.
+public final class LineClient: @unchecked Sendable {
+    // Safety: `fd` is immutable; `buffer` is used by the one reading thread only (`readLine`).
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    /// Connects to `host:port`.
+    ///
+    /// - Throws: `POSIXError` when the connection is refused.
+    public init(host: String = "127.0.0.1", port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr(host)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if result != 0 {
+            Glibc.close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED)
+        }
+    }
+
+    /// Connects to a Unix socket.
+    public init(unixPath path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() where index < raw.count - 1 { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        if result != 0 {
+            Glibc.close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED)
+        }
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// Sends raw bytes (lines must carry their own newlines).
+    public func send(_ bytes: [UInt8]) {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let written = rest.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { return }
+            rest = rest.dropFirst(written)
+        }
+    }
+
+    /// Sends a line (a newline is added).
+    public func send(line: String) { send(Array((line + "\n").utf8)) }
+
+    /// The next line, or nil when the daemon closed the connection.
+    public func readLine() -> String? {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            let count = chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { return nil }
+            buffer.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// Stops sending (the daemon sees the end of the stream).
+    public func finishSending() { Glibc.shutdown(fd, Int32(SHUT_WR)) }
+}

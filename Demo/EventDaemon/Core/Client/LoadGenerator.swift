@@ -1,0 +1,126 @@
+import Foundation
+
+/// Sends generated events to the daemon and measures what comes back (`strata-eventgen`, the
+/// demo, the benchmarks of the closing note).
+public struct LoadGenerator: Sendable {
+    /// Where the daemon listens.
+    public var port: Int
+    /// Events to send in all.
+    public var count: Int
+    /// Parallel connections.
+    public var connections: Int
+    /// Events per second across all connections (0: as fast as acknowledged).
+    public var rate: Int
+    /// A prefix for ids, so runs do not collide.
+    public var idPrefix: String
+
+    public init(port: Int, count: Int, connections: Int = 4, rate: Int = 0, idPrefix: String = UUID().uuidString.prefix(8).lowercased()) {
+        self.port = port
+        self.count = count
+        self.connections = connections
+        self.rate = rate
+        self.idPrefix = idPrefix
+    }
+
+    /// What a run measured.
+    public struct Report: Sendable, CustomStringConvertible {
+        public var acknowledged = 0
+        public var errors = 0
+        public var seconds = 0.0
+        /// Send → ack latency percentiles, in milliseconds.
+        public var p50 = 0.0
+        public var p99 = 0.0
+        public var eventsPerSecond: Double { seconds > 0 ? Double(acknowledged) / seconds : 0 }
+        public var description: String {
+            String(format: "%d acknowledged, %d errors in %.2f s: %.0f events/s, ack latency p50 %.2f ms, p99 %.2f ms",
+                   acknowledged, errors, seconds, eventsPerSecond, p50, p99)
+        }
+    }
+
+    static let types = ["login", "logout", "purchase", "view", "error"]
+    static let sources = ["web", "ios", "android", "api"]
+
+    /// The JSON line of event number `n`.
+    public func line(_ n: Int) -> String {
+        let type = Self.types[n % Self.types.count]
+        let source = Self.sources[(n / 7) % Self.sources.count]
+        let amount = (n * 7919) % 1000
+        return #"{"id":"\#(idPrefix)-\#(n)","type":"\#(type)","source":"\#(source)","time":\#(Int(Date().timeIntervalSince1970)),"payload":{"amount":\#(amount),"items":[\#(n % 3),\#(n % 5)],"user":{"id":\#(n % 97)}}}"#
+    }
+
+    /// Runs the load and waits for every acknowledgement.
+    public func run() throws -> Report {
+        let perConnection = (count + connections - 1) / connections
+        let results = LockedReports()
+        let start = Date()
+        let group = DispatchGroup()
+        for connection in 0..<connections {
+            let first = connection * perConnection
+            let numbers = first..<min(count, first + perConnection)
+            guard !numbers.isEmpty else { continue }
+            let client = try LineClient(port: port)
+            let sent = SendTimes(count: numbers.count)
+            group.enter()
+            Thread.detachNewThread {
+                var latencies: [Double] = []
+                var report = Report()
+                for index in 0..<numbers.count {
+                    guard let reply = client.readLine() else { break }
+                    latencies.append(Date().timeIntervalSince(sent.time(index)) * 1000)
+                    if reply.hasPrefix(#"{"ack""#) { report.acknowledged += 1 } else { report.errors += 1 }
+                }
+                results.add(report, latencies)
+                group.leave()
+            }
+            Thread.detachNewThread {
+                let interval = rate > 0 ? Double(connections) / Double(rate) : 0
+                for (index, n) in numbers.enumerated() {
+                    sent.set(index)
+                    client.send(line: line(n))
+                    if interval > 0 { Thread.sleep(forTimeInterval: interval) }
+                }
+            }
+        }
+        group.wait()
+        var report = results.total
+        report.seconds = Date().timeIntervalSince(start)
+        return report
+    }
+}
+
+/// Send instants, written by the sending thread and read by the reading one.
+private final class SendTimes: @unchecked Sendable {
+    // Safety: guarded by `lock`.
+    private let lock = NSLock()
+    private var times: [Date]
+    init(count: Int) { times = Array(repeating: Date(), count: count) }
+    func set(_ index: Int) { lock.withLock { times[index] = Date() } }
+    func time(_ index: Int) -> Date { lock.withLock { times[index] } }
+}
+
+private final class LockedReports: @unchecked Sendable {
+    // Safety: guarded by `lock`.
+    private let lock = NSLock()
+    private var report = LoadGenerator.Report()
+    private var latencies: [Double] = []
+
+    func add(_ part: LoadGenerator.Report, _ partLatencies: [Double]) {
+        lock.withLock {
+            report.acknowledged += part.acknowledged
+            report.errors += part.errors
+            latencies += partLatencies
+        }
+    }
+
+    var total: LoadGenerator.Report {
+        lock.withLock {
+            var total = report
+            let sorted = latencies.sorted()
+            if !sorted.isEmpty {
+                total.p50 = sorted[sorted.count / 2]
+                total.p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
+            }
+            return total
+        }
+    }
+}

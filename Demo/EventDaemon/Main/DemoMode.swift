@@ -1,0 +1,40 @@
+import Foundation
+import Logging
+import StrataEventd
+
+/// `--demo`: a load generator feeding the daemon and one live subscription (big purchases)
+/// printing its change sets to the terminal.
+struct DemoMode {
+    let port: Int
+    let logger: Logger
+
+    func start() {
+        let port = self.port
+        let logger = self.logger
+        Thread.detachNewThread {
+            do {
+                let subscriber = try LineClient(port: port)
+                subscriber.send(line: #"{"subscribe":"type == 'purchase' AND payload['amount'] > 900","sort":{"keyPath":"time","ascending":false}}"#)
+                while let line = subscriber.readLine() {
+                    emit("subscription: \(line.count > 240 ? String(line.prefix(240)) + "…" : line)")
+                }
+            } catch {
+                logger.error("demo subscriber: \(error)")
+            }
+        }
+        Thread.detachNewThread {
+            var round = 0
+            while true {
+                round += 1
+                do {
+                    let report = try LoadGenerator(port: port, count: 5_000, connections: 2, rate: 2_000,
+                                                   idPrefix: "demo-\(UUID().uuidString.prefix(6))").run()
+                    emit("generator round \(round): \(report)")
+                } catch {
+                    logger.error("demo generator: \(error)")
+                    return
+                }
+            }
+        }
+    }
+}

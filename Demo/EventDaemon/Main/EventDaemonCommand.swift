@@ -1,0 +1,93 @@
+import ArgumentParser
+@preconcurrency import Dispatch
+import Foundation
+import Logging
+import StrataEventd
+
+/// `strata-eventd`: the event-processing daemon (see README "The demo daemon").
+@main
+struct EventDaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "strata-eventd",
+        abstract: "Ingest NDJSON events over TCP and a Unix socket into Strata, raise alerts, stream live queries.")
+
+    @Option(help: "The address to listen on.") var host = "127.0.0.1"
+    @Option(help: "The TCP port (0: any free port; the chosen one is printed).") var port = 7400
+    @Option(name: .customLong("socket"), help: "Also listen on this Unix socket path.") var socketPath: String?
+    @Option(name: .customLong("data"), help: "The store file.") var dataPath = "eventd.strata"
+    @Option(name: .customLong("config"), help: "A YAML file of limits, counters and alert rules.") var configPath: String?
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+    @Flag(help: "Run with a load generator and one live subscription printing to the terminal.") var demo = false
+
+    func run() throws {
+        let level = Logger.Level(rawValue: logLevel) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "strata-eventd")
+        var options = DaemonOptions()
+        options.host = host
+        options.port = port
+        options.socketPath = socketPath
+        options.dataPath = dataPath
+        if let configPath {
+            do {
+                guard let data = FileManager.default.contents(atPath: configPath) else {
+                    throw ValidationError("cannot read --config \(configPath): no such file")
+                }
+                options.config = try DaemonConfig.load(yaml: String(decoding: data, as: UTF8.self))
+            } catch {
+                throw ValidationError("cannot read --config \(configPath): \(error)")
+            }
+        } else if demo {
+            options.config.alerts = [DaemonConfig.AlertRule(name: "big-purchase", query: "type == 'purchase' AND payload['amount'] > 990")]
+        }
+        let daemon = try EventDaemon(options: options, logger: logger)
+        try daemon.start()
+        // The port line lets scripts and tests find a daemon started with --port 0.
+        emit(#"{"listening":\#(daemon.tcpPort)}"#)
+        let signals = SignalStop(daemon: daemon, logger: logger)
+        if demo { DemoMode(port: daemon.tcpPort, logger: logger).start() }
+        daemon.waitUntilStopped()
+        withExtendedLifetime(signals) {}
+    }
+}
+
+/// Stops the daemon cleanly on SIGTERM or SIGINT: stop accepting, commit and acknowledge what
+/// was received, close the connections.
+final class SignalStop {
+    private let sources: [any DispatchSourceSignal]
+
+    init(daemon: EventDaemon, logger: Logger) {
+        let queue = DispatchQueue(label: "strata-eventd.signals")
+        let once = StopOnce()
+        sources = [SIGTERM, SIGINT].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                guard once.first() else { return }
+                logger.notice("signal \(number): draining and stopping")
+                daemon.stop()
+            }
+            source.resume()
+            return source
+        }
+    }
+}
+
+/// True exactly once.
+private final class StopOnce: @unchecked Sendable {
+    // Safety: only touched on the signal queue, which is serial.
+    private var done = false
+    func first() -> Bool {
+        defer { done = true }
+        return !done
+    }
+}
+
+/// Writes a line to standard output at once (no buffering: scripts wait for these lines).
+func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
