@@ -94,7 +94,7 @@ let package = Package(
         ),
         .testTarget(name: "StrataTests", dependencies: ["Strata"], swiftSettings: strictSettings),
         .testTarget(name: "RealmSwiftCompatibilityTests", dependencies: ["RealmSwift"], swiftSettings: strictSettings),
-        .testTarget(name: "StrataEventdTests", dependencies: ["StrataEventd"], swiftSettings: strictSettings),
+        .testTarget(name: "StrataEventdTests", dependencies: ["StrataEventd", "strata-eventd"], swiftSettings: strictSettings),
         .testTarget(name: "StrataNotifyTests", dependencies: ["StrataNotify"], swiftSettings: strictSettings),
         .testTarget(name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV"], swiftSettings: strictSettings),
         .executableTarget(name: "strata-query-fuzz", dependencies: ["StrataQuery"], path: "Sources/StrataQueryFuzz", swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),

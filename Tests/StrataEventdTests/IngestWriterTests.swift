@@ -33,7 +33,7 @@ struct IngestWriterTests {
                     done.leave()
                 }
             }
-            #expect(writer.submit(submissions))
+            #expect(writer.submit(submissions) == submissions.count)
         }
         done.wait()
         writer.stop()
@@ -73,8 +73,8 @@ struct IngestWriterTests {
                                   statistics: DaemonStatistics(windowSeconds: 60), logger: Logger(label: "test"))
         // Not started: nothing drains the queue.
         let submissions = (0..<3).map { IngestWriter.Submission(event: event("\($0)")) { _ in } }
-        #expect(writer.submit(Array(submissions.prefix(2))))
-        #expect(!writer.submit([submissions[2]]))
+        #expect(writer.submit(Array(submissions.prefix(1))) == 1)
+        #expect(writer.submit(Array(submissions.suffix(2))) == 1)
         #expect(writer.queueDepth == 2)
     }
 }

@@ -60,15 +60,16 @@ public final class IngestWriter: @unchecked Sendable {
         self.thread = thread
     }
 
-    /// Queues events; returns false (queueing none of them) when the queue is full or the
-    /// writer is stopping.
-    public func submit(_ submissions: [Submission]) -> Bool {
-        let accepted = queue.withLockedValue { queue -> Bool in
-            guard !queue.stopping, queue.pending.count + submissions.count <= config.maxQueue else { return false }
-            queue.pending.append(contentsOf: submissions)
-            return true
+    /// Queues as many of `submissions` as the bounded queue has room for, in order, and
+    /// returns how many (0 once the writer is stopping).
+    public func submit(_ submissions: [Submission]) -> Int {
+        let accepted = queue.withLockedValue { queue -> Int in
+            guard !queue.stopping else { return 0 }
+            let room = max(0, min(submissions.count, config.maxQueue - queue.pending.count))
+            queue.pending.append(contentsOf: submissions.prefix(room))
+            return room
         }
-        if accepted { queue.broadcast() }
+        if accepted > 0 { queue.broadcast() }
         return accepted
     }
 

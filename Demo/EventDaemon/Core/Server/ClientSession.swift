@@ -75,10 +75,12 @@ final class ClientSession {
         guard !batch.isEmpty else { return }
         let submissions = batch
         batch.removeAll()
-        if !context.writer.submit(submissions) {
-            for submission in submissions { submission.done(.failure(.overloaded)) }
-            context.statistics.noteRejected(IngestRejection.overloaded.code, count: submissions.count)
-        }
+        let accepted = context.writer.submit(submissions)
+        guard accepted < submissions.count else { return }
+        let refused = submissions[accepted...]
+        for submission in refused { submission.done(.failure(.overloaded)) }
+        context.statistics.noteRejected(IngestRejection.overloaded.code, count: refused.count)
+        context.logger.warning("ingest queue full: refused \(refused.count) event(s)")
     }
 
     /// The client went away: stop the subscription; pending events are still stored, their

@@ -1,0 +1,74 @@
+import Foundation
+import StrataEventd
+
+/// The real `strata-eventd` executable, started on loopback for end-to-end tests.
+final class DaemonProcess {
+    let process = Process()
+    let port: Int
+    let dataPath: String
+
+    /// Starts the daemon on a free port with `config` (YAML) and waits until it listens.
+    init(dataPath: String, config: String? = nil, socketPath: String? = nil) throws {
+        self.dataPath = dataPath
+        process.executableURL = try Self.locate()
+        var arguments = ["--port", "0", "--data", dataPath, "--log-level", "warning"]
+        if let config {
+            let configPath = dataPath + ".yaml"
+            try config.write(toFile: configPath, atomically: true, encoding: .utf8)
+            arguments += ["--config", configPath]
+        }
+        if let socketPath { arguments += ["--socket", socketPath] }
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The first line is {"listening":<port>}.
+        var buffer = Data()
+        let reader = output.fileHandleForReading
+        while !buffer.contains(UInt8(ascii: "\n")) {
+            let chunk = reader.availableData
+            if chunk.isEmpty { throw CocoaError(.fileReadUnknown) }
+            buffer.append(chunk)
+        }
+        let line = String(decoding: buffer.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Int],
+              let port = object["listening"] else { throw CocoaError(.fileReadCorruptFile) }
+        self.port = port
+    }
+
+    func client() throws -> LineClient { try LineClient(port: port) }
+
+    /// SIGTERM, then waits; returns the exit status.
+    @discardableResult
+    func terminate() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// SIGKILL, then waits.
+    func kill() {
+        Foundation.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
+    static func locate() throws -> URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("strata-eventd")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "strata-eventd"])
+    }
+
+    static func temporaryPath() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("eventd-\(UUID().uuidString)").path
+    }
+}
+
+/// An event line.
+func eventLine(_ id: String, type: String = "login", amount: Int = 1) -> String {
+    #"{"id":"\#(id)","type":"\#(type)","source":"test","time":1700000000,"payload":{"amount":\#(amount)}}"#
+}
