@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StrataEventd
 
 /// `strata-eventgen`: sends generated events to a running `strata-eventd` and reports the
@@ -12,9 +13,30 @@ struct EventGenCommand: ParsableCommand {
     @Option(help: "How many events to send.") var count = 100_000
     @Option(help: "Parallel connections.") var connections = 4
     @Option(help: "Events per second in all (0: as fast as the daemon acknowledges).") var rate = 0
+    @Option(help: "Also measure subscription latency with this many probe events, during the load.")
+    var latencySamples = 0
 
     func run() throws {
-        let report = try LoadGenerator(port: port, count: count, connections: connections, rate: rate).run()
+        let generator = LoadGenerator(port: port, count: count, connections: connections, rate: rate)
+        let latency = LatencyResult()
+        let probe = Thread {
+            guard latencySamples > 0, let result = try? generator.measureSubscriptionLatency(samples: latencySamples) else { return }
+            latency.set(String(format: "subscription latency (send → change set) p50 %.2f ms, p99 %.2f ms; ack p50 %.2f ms, p99 %.2f ms",
+                               result.p50, result.p99, result.ackP50, result.ackP99))
+        }
+        probe.start()
+        let report = try generator.run()
         print(report)
+        while latencySamples > 0, latency.get() == nil, !probe.isFinished { Thread.sleep(forTimeInterval: 0.05) }
+        if let text = latency.get() { print(text) }
     }
+}
+
+/// The probe thread's result.
+final class LatencyResult: @unchecked Sendable {
+    // Safety: guarded by `lock`.
+    private let lock = NSLock()
+    private var text: String?
+    func set(_ value: String) { lock.withLock { text = value } }
+    func get() -> String? { lock.withLock { text } }
 }

@@ -21,7 +21,9 @@ final class DaemonProcess {
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        // The daemon's log, for diagnosing a failure: <data>.log.
+        _ = FileManager.default.createFile(atPath: dataPath + ".log", contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: dataPath + ".log")
         try process.run()
         // The first line is {"listening":<port>}.
         var buffer = Data()

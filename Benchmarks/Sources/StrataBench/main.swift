@@ -41,6 +41,7 @@ do {
         try W6BulkUpdate.run(fixtures, table)
     }
     try W7Observation.run(table)
+    try NotificationScaling.run(table)
     try W8Contention.run(table)
     try W9Memory.run(table)
     try PropertyAccess.run(table)

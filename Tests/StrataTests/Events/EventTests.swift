@@ -61,7 +61,12 @@ struct EventTests {
         }
     }
 
-    private func json(_ value: Any?) -> String { value.map { EventJSON.text($0) } ?? "nil" }
+    /// Parsed JSON written back with sorted keys, for comparing with expected text.
+    private func json(_ value: Any?) -> String {
+        guard let value, let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+        else { return "nil" }
+        return String(decoding: data, as: UTF8.self)
+    }
 
     @Test("a scope records a query read, folds later reads of that class into it, and records writes in Realm's shape")
     func readsAndWrites() throws {

@@ -6,9 +6,8 @@ import Strata
 /// (id 10000 + w*500 + j + 1) and adding 1 to the score of row (w*500 + j) % 10000 + 1, while
 /// 1 reader thread loops a count and 1 observation of count(*) counts notifications (those
 /// carrying a count above the seeded 10_000: GRDB may deliver the initial value twice).
-/// Strata has neither queries nor collection notifications yet: its reader loops
-/// `realm.objects(BenchPerson.self).count` (a different, O(1) query, so no ratio) and it reports
-/// `notifications: null`.
+/// Strata's reader loops the same W4(a) count through `where {}` (after `refresh()`), and its
+/// observation is `Results.observe` of all rows on a libuv loop thread.
 enum W8Contention {
     static let seeded: Int64 = 10_000
     static let (writers, perWriter) = (4, 500)
@@ -23,8 +22,8 @@ enum W8Contention {
             if pairing == .normal {
                 table.add("W8 concurrent reader, W4(a) count during the writes", result, "reader_qps",
                           unit: "queries/s", better: .higher)
-                table.add("W8 count(*) observation notifications",
-                          strata: Table.shortNote(NotYetInStrata.notifications),
+                table.add("W8 count(*) observation notifications (deliveries; fewer = more coalescing)",
+                          strata: Table.format(result.strata["notifications"].number ?? 0),
                           grdb: Table.format(result.grdb["notifications"].number ?? 0))
             }
             table.add("W8 final row count 12,000\(Table.durability(pairing))",
@@ -70,6 +69,19 @@ enum W8Contention {
     static func strata(_ pairing: Pairing) throws -> Figures {
         let store = try StrataStore(pairing, seededRows: seeded)
         let configuration = store.configuration
+        let observed = AwaitedValue("W8 count(*)")
+        observed.expect(Int(seeded))
+        let observer = try StrataObserver(name: "W8.count", configuration: configuration) { realm in
+            realm.objects(BenchPerson.self).observe { change in
+                switch change {
+                case .initial(let results), .update(let results, _, _, _): observed.deliver(results.count, at: now())
+                case .error(let error): observed.fail(error)
+                }
+            }
+        }
+        defer { observer.stop() }
+        _ = try observed.wait()
+        observed.expect(finalCount)
         let reader = BackgroundLoop {
             let realm = try Realm(configuration: configuration)
             return {
@@ -87,12 +99,12 @@ enum W8Contention {
             }
         }
         let readerRate = try reader.stop()
+        _ = try observed.wait()
         let lastUpdated = updatedID(writers - 1, perWriter - 1)
         let updated = store.realm.object(ofType: BenchPerson.self, forPrimaryKey: lastUpdated)!
-        return try figures(run, readerRate, notifications: .missing, rows: store.count, updatedScore: updated.score,
-                           store.sync, note:
-            "notifications: collection notifications are not implemented in Strata yet; "
-                + "reader_qps: realm.refresh() + the W4(a) count through where {}")
+        return try figures(run, readerRate, notifications: .integer(observed.values.count { $0 > Int(seeded) }),
+                           rows: store.count, updatedScore: updated.score, store.sync,
+                           note: "reader_qps: realm.refresh() + the W4(a) count through where {}")
     }
 
     /// `updatedScore`: the score of the last row updated, which must have gained exactly 1.

@@ -13,6 +13,9 @@ public struct LoadGenerator: Sendable {
     public var rate: Int
     /// A prefix for ids, so runs do not collide.
     public var idPrefix: String
+    /// Events sent and not yet acknowledged, per connection, at most (a client that waits for
+    /// its acks, as a real producer does).
+    public var window = 2_000
 
     public init(port: Int, count: Int, connections: Int = 4, rate: Int = 0, idPrefix: String = UUID().uuidString.prefix(8).lowercased()) {
         self.port = port
@@ -60,12 +63,14 @@ public struct LoadGenerator: Sendable {
             guard !numbers.isEmpty else { continue }
             let client = try LineClient(port: port)
             let sent = SendTimes(count: numbers.count)
+            let inFlight = DispatchSemaphore(value: window)
             group.enter()
             Thread.detachNewThread {
                 var latencies: [Double] = []
                 var report = Report()
                 for index in 0..<numbers.count {
                     guard let reply = client.readLine() else { break }
+                    inFlight.signal()
                     latencies.append(Date().timeIntervalSince(sent.time(index)) * 1000)
                     if reply.hasPrefix(#"{"ack""#) { report.acknowledged += 1 } else { report.errors += 1 }
                 }
@@ -75,6 +80,7 @@ public struct LoadGenerator: Sendable {
             Thread.detachNewThread {
                 let interval = rate > 0 ? Double(connections) / Double(rate) : 0
                 for (index, n) in numbers.enumerated() {
+                    inFlight.wait()
                     sent.set(index)
                     client.send(line: line(n))
                     if interval > 0 { Thread.sleep(forTimeInterval: interval) }
@@ -122,5 +128,40 @@ private final class LockedReports: @unchecked Sendable {
             }
             return total
         }
+    }
+}
+
+extension LoadGenerator {
+    /// Measures subscription latency: one subscriber watches `source == '<probe>'`, then
+    /// `samples` events of that source are sent one at a time; each sample is the time from
+    /// sending the event to the subscriber receiving the change set that inserts it, and to its
+    /// ack. Run it while `run()` loads the daemon for latency under load.
+    ///
+    /// - Returns: (update p50, update p99, ack p50, ack p99) in milliseconds.
+    public func measureSubscriptionLatency(samples: Int) throws -> (p50: Double, p99: Double, ackP50: Double, ackP99: Double) {
+        let probe = "probe-\(idPrefix)"
+        let subscriber = try LineClient(port: port)
+        subscriber.send(line: #"{"subscribe":"source == '\#(probe)'"}"#)
+        _ = subscriber.readLine()   // {"subscribed":1}
+        _ = subscriber.readLine()   // {"initial":…}
+        let sender = try LineClient(port: port)
+        var updates: [Double] = []
+        var acks: [Double] = []
+        for n in 0..<samples {
+            let id = "\(probe)-\(n)"
+            let start = Date()
+            sender.send(line: #"{"id":"\#(id)","type":"view","source":"\#(probe)","time":\#(Int(start.timeIntervalSince1970))}"#)
+            _ = sender.readLine()
+            acks.append(Date().timeIntervalSince(start) * 1000)
+            while let line = subscriber.readLine() {
+                if line.contains(#""id":"\#(id)""#) { break }
+            }
+            updates.append(Date().timeIntervalSince(start) * 1000)
+        }
+        func percentile(_ values: [Double], _ p: Double) -> Double {
+            let sorted = values.sorted()
+            return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+        }
+        return (percentile(updates, 0.5), percentile(updates, 0.99), percentile(acks, 0.5), percentile(acks, 0.99))
     }
 }

@@ -74,8 +74,52 @@ public indirect enum JSONValue: Sendable, Equatable, Codable {
 
     /// The JSON text, keys sorted.
     public var text: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(self), as: UTF8.self)) ?? "null"
+        var output = ""
+        append(to: &output)
+        return output
+    }
+
+    private func append(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let bool): output += bool ? "true" : "false"
+        case .int(let int): output += String(int)
+        case .double(let double): output += double.isFinite ? "\(double)" : "null"
+        case .string(let string): Self.appendString(string, to: &output)
+        case .array(let array):
+            output += "["
+            for (index, element) in array.enumerated() {
+                if index > 0 { output += "," }
+                element.append(to: &output)
+            }
+            output += "]"
+        case .object(let object):
+            output += "{"
+            for (index, key) in object.keys.sorted().enumerated() {
+                if index > 0 { output += "," }
+                Self.appendString(key, to: &output)
+                output += ":"
+                object[key]!.append(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    private static func appendString(_ string: String, to output: inout String) {
+        output += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case let control where control.value < 0x20:
+                let hex = String(control.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
     }
 }

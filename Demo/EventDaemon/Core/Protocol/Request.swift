@@ -40,12 +40,11 @@ public struct RequestParser: Sendable {
     public func parse(_ line: some Collection<UInt8>) throws(IngestRejection) -> Request {
         let bytes = Array(line)
         guard String(validating: bytes, as: UTF8.self) != nil else { throw .invalidUTF8 }
-        try checkDepth(bytes)
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
+            value = try JSONParser.parse(bytes, maxDepth: maxDepth)
         } catch {
-            throw .malformed(Self.describe(error))
+            throw error.isTooDeep ? .tooDeep(maxDepth) : .malformed(error.message)
         }
         guard case .object(let fields) = value else { throw .malformed("a line must be a JSON object") }
         if let query = fields["subscribe"] { return try subscription(query, fields) }
@@ -104,29 +103,4 @@ public struct RequestParser: Sendable {
         return .subscribe(query: rql, sort: sort, ascending: ascending, keyPaths: keyPaths)
     }
 
-    /// Refuses nesting deeper than ``maxDepth`` before the decoder sees the line.
-    private func checkDepth(_ bytes: [UInt8]) throws(IngestRejection) {
-        var depth = 0
-        var inString = false
-        var escaped = false
-        for byte in bytes {
-            if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "\""): inString = true
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                if depth > maxDepth { throw .tooDeep(maxDepth) }
-            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
-            default: break
-            }
-        }
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error { return context.debugDescription }
-        return "\(error)"
-    }
 }

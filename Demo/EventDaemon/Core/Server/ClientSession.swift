@@ -17,8 +17,10 @@ final class ClientSession {
     private let connection: ClientConnection
     private let context: DaemonContext
     private var lineNumber = 0
-    /// Replies in line order; nil until ready (an event waiting for its commit).
-    private var replies: [(line: Int, text: String?)] = []
+    /// Replies ready to go, by line; each goes out once every earlier line's reply went.
+    private var readyReplies: [Int: String] = [:]
+    /// The line whose reply goes out next.
+    private var nextReply = 1
     private var subscription: Subscription?
     /// Events of the current read, submitted together.
     private var batch: [IngestWriter.Submission] = []
@@ -36,7 +38,6 @@ final class ClientSession {
         do {
             switch try context.parser.parse(line) {
             case .event(let event):
-                replies.append((number, nil))
                 let session = WeakLoopBound(self, loop: context.loop)
                 batch.append(IngestWriter.Submission(event: event) { result in
                     let reply: String = switch result {
@@ -87,6 +88,7 @@ final class ClientSession {
     /// replies dropped.
     func closed() {
         isClosed = true
+        readyReplies.removeAll()
         if subscription != nil { context.statistics.noteSubscribers(-1) }
         subscription?.cancel()
         subscription = nil
@@ -103,24 +105,18 @@ final class ClientSession {
     }
 
     private func reply(_ line: Int, _ text: String) {
-        replies.append((line, text))
-        flushReplies()
+        fill(line, with: text)
     }
 
+    /// Records the reply of `line` and sends every reply that is now next in line order.
+    ///
+    /// - Complexity: O(1) amortised per reply.
     private func fill(_ line: Int, with text: String) {
-        guard let index = replies.firstIndex(where: { $0.line == line }) else { return }
-        replies[index].text = text
-        flushReplies()
-    }
-
-    private func flushReplies() {
-        guard !isClosed else {
-            replies.removeAll()
-            return
-        }
-        while let first = replies.first, let text = first.text {
-            connection.send(text)
-            replies.removeFirst()
+        guard !isClosed else { return }
+        readyReplies[line] = text
+        while let next = readyReplies.removeValue(forKey: nextReply) {
+            connection.send(next)
+            nextReply += 1
         }
     }
 }
