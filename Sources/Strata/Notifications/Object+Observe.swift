@@ -37,7 +37,7 @@ extension ObjectBase {
         let table = handle.table
         let filter = KeyPathFilter(realm: realm).objectFilter(keyPaths, for: table.classInfo)
         let computer = ObjectComputer(table: table.key, object: handle.key, filter: filter)
-        return realm.addNotifier(computer) { delivery, isLocal in
+        return realm.addNotifier(computer, baselineAtRegistration: true) { delivery, isLocal in
             guard case .change(_, let change, _, _) = delivery else { return }
             switch change {
             case .deleted:

@@ -6,13 +6,19 @@ extension Realm {
     /// with each delivery and whether every commit it covers was made by this Realm.
     ///
     /// Traps (as Realm does) inside a write transaction, and on a thread that has no scheduler.
+    ///
+    /// With `baselineAtRegistration` (object observers, which have no initial callback) the
+    /// notifier starts from this Realm's version, so a commit that lands right after the
+    /// registration is reported rather than folded into a first state computed later.
     func addNotifier<Computer: ChangeComputer>(
-        _ computer: Computer, _ handle: @escaping (Notifier<Computer>.Delivery, _ isLocal: Bool) -> Void
+        _ computer: Computer, baselineAtRegistration: Bool = false,
+        _ handle: @escaping (Notifier<Computer>.Delivery, _ isLocal: Bool) -> Void
     ) -> NotificationToken {
         verifyThread()
         precondition(!state.isFrozen, "Frozen Realms do not change and do not have change notifications.")
         precondition(!isInWriteTransaction, "Cannot register notification blocks from within write transactions.")
-        let notifier = Notifier(computer)
+        let notifier = baselineAtRegistration
+            ? Notifier(computer, baselineAt: store.pin(again: pinnedForReading)) : Notifier(computer)
         let state = self.state
         let registration = NotificationRegistration(notifier: notifier, state: state) { [weak state] version in
             guard let delivery = notifier.takeDelivery(at: version) else { return }

@@ -71,6 +71,16 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
         self.computer = computer
     }
 
+    /// Creates a notifier whose baseline is the state at `pin`, as if delivered there: every
+    /// commit after `pin` is reported, also one that lands before the worker first runs. For
+    /// observers with no initial callback (objects), whose baseline must be the version they
+    /// registered at.
+    public init(_ computer: Computer, baselineAt pin: PinnedSnapshot) {
+        self.computer = computer
+        let state = computer.initialState(at: pin.snapshot)
+        locked.withLockedValue { $0.delivered = (pin, state) }
+    }
+
     public var pendingVersion: UInt64? { locked.withLockedValue { $0.pending?.pin.version } }
 
     public var pendingPin: PinnedSnapshot? { locked.withLockedValue { $0.pending?.pin } }

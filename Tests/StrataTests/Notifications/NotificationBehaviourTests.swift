@@ -245,6 +245,25 @@ struct NotificationBehaviourTests {
         harness.run { for token in tokens { token.invalidate() } }
     }
 
+    @Test("an object observer hears a commit that lands right after it registered (30 rounds)")
+    func objectObserverBaseline() throws {
+        let fixture = try NotificationFixture()
+        try fixture.seed()
+        let harness = fixture.harness
+        for round in 1...30 {
+            let token = try harness.run {
+                fixture.dog(try fixture.realm(), 2).observe(keyPaths: ["age"]) { (change: ObjectChange<NoteDog>) in
+                    harness.record(describe(change))
+                }
+            }
+            try fixture.writeFromOtherThread { realm in realm.object(ofType: NoteDog.self, forPrimaryKey: 2)!.age = 1000 + round }
+            let old = round == 1 ? 20 : 999 + round
+            #expect(harness.waitForEvents(round).last == "age:\(old)->\(1000 + round)")
+            harness.run { token.invalidate() }
+        }
+        #expect(harness.settledEvents().count == 30)
+    }
+
     @Test("a map reports keys: removed, added, and modified, including a linked object that is deleted")
     func mapChanges() throws {
         let fixture = try NotificationFixture()
