@@ -11,6 +11,9 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     RangeReplaceableCollection, CustomStringConvertible {
     private var unmanaged: [Element]
     let location: CollectionLocation?
+    /// Set on the placeholder a traced object's property returns, so `projectTo` can go on
+    /// tracing into the elements.
+    var tracer: KeyPathTracer?
 
     /// Creates an empty, unmanaged list.
     public required init() {
@@ -177,6 +180,14 @@ extension List: _Persistable {
     public static var _rlmColumn: _ColumnDescription { Element._rlmColumn.inCollection(.list) }
 
     public static func _rlmDefaultValue() -> Self { Self() }
+
+    /// While a key path is traced, an empty list that remembers the tracer, so that
+    /// `projectTo` can trace on into the elements.
+    public static func _rlmTracePlaceholder(_ tracer: KeyPathTracer) -> Self? {
+        let placeholder = Self()
+        placeholder.tracer = tracer
+        return placeholder
+    }
 
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self {
         Self(location: CollectionLocation(context))

@@ -8,6 +8,9 @@ import StrataEngine
 public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection, CustomStringConvertible {
     private var unmanaged: [Element]
     let location: CollectionLocation?
+    /// Set on the placeholder a traced object's property returns, so `projectTo` can go on
+    /// tracing into the elements.
+    var tracer: KeyPathTracer?
 
     /// Creates an empty, unmanaged set.
     public init() {
@@ -127,6 +130,14 @@ extension MutableSet: _Persistable {
     public static var _rlmColumn: _ColumnDescription { Element._rlmColumn.inCollection(.set) }
 
     public static func _rlmDefaultValue() -> Self { Self() }
+
+    /// While a key path is traced, an empty set that remembers the tracer, so that
+    /// `projectTo` can trace on into the elements.
+    public static func _rlmTracePlaceholder(_ tracer: KeyPathTracer) -> Self? {
+        let placeholder = Self()
+        placeholder.tracer = tracer
+        return placeholder
+    }
 
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self {
         Self(location: CollectionLocation(context))

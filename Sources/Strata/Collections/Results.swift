@@ -144,11 +144,15 @@ enum ResultsRows {
     func element<Element: RealmCollectionValue>(at position: Int, as type: Element.Type, realm: Realm) -> Element {
         switch self {
         case .objects, .matches:
-            guard let objectType = Element.self as? ObjectBase.Type,
-                  let table = realm.tableInfo(for: ClassInfo.known(objectType)) else {
-                preconditionFailure("Results of \(Element.self) hold objects")
+            if let objectType = Element.self as? ObjectBase.Type,
+               let table = realm.tableInfo(for: ClassInfo.known(objectType)) {
+                return realm.accessor(objectType, table: table, key: key(at: position)) as! Element
             }
-            return realm.accessor(objectType, table: table, key: key(at: position)) as! Element
+            if let projectionType = Element.self as? any ProjectionObservable.Type,
+               let projection = self.projection(projectionType, at: position, realm: realm) {
+                return projection as! Element
+            }
+            preconditionFailure("Results of \(Element.self) hold objects")
         case .values(let values):
             let context = _ReadContext(realm: realm, table: TableKey(0), object: ObjectKey(0), column: -1)
             return Element._rlmFromStored(values[position], context)
@@ -157,6 +161,12 @@ enum ResultsRows {
 }
 
 extension ResultsRows {
+    /// A projection of the object at `position`, for `Results` of projections.
+    private func projection<P: ProjectionObservable>(_ type: P.Type, at position: Int, realm: Realm) -> P? {
+        guard let table = realm.tableInfo(for: ClassInfo.known(P.Root.self)) else { return nil }
+        return P(projecting: realm.accessor(P.Root.self, table: table, key: key(at: position)))
+    }
+
     /// The object at `position` (objects only).
     func key(at position: Int) -> ObjectKey {
         switch self {

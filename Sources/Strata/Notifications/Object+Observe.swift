@@ -90,7 +90,7 @@ extension ObjectHandle {
 }
 
 /// An `Optional` seen through `Any`, so its wrapped value can be taken out.
-private protocol _FlattenableOptional {
+protocol _FlattenableOptional {
     var flattened: Any? { get }
 }
 

@@ -3,11 +3,15 @@
 /// they are (found by the storage's offset) instead of reading a Realm.
 ///
 /// `\Dog.owner?.name` → `["owner", "name"]`: a link property returns another traced instance so
-/// the path can go on.
+/// the path can go on, and a `List` or `MutableSet` one a traced collection whose `projectTo`
+/// goes on into its elements (`\Person.friends.projectTo.name` → `["friends", "name"]`).
 public final class KeyPathTracer {
     @usableFromInline init() {}
 
     private(set) var names: [String] = []
+    /// The root key path of the last `@Projected` property read on a projection of a traced
+    /// object: which projected property a key path of the projection reads.
+    var projectedKeyPath: AnyKeyPath?
 
     /// Records the property whose storage is at `offset` inside an instance of `type`.
     func record(offset: Int, in type: ObjectBase.Type) {
@@ -16,6 +20,11 @@ public final class KeyPathTracer {
             preconditionFailure("Could not find the property of '\(info.className)' at offset \(offset)")
         }
         names.append(property.name)
+    }
+
+    /// Records property names read past a collection (`projectTo.name` after `friends`).
+    func record(names more: [String]) {
+        names.append(contentsOf: more)
     }
 
     /// A traced instance of `type`, for a link's getter to return.

@@ -1,0 +1,140 @@
+import Dispatch
+
+/// A read-only, live view of one property of each object in a `List` or `MutableSet`, as Realm
+/// Swift's `ProjectedCollection`: the value of a `@Projected` property declared with
+/// `projectTo`.
+///
+/// ```swift
+/// class PersonProjection: Projection<Person> {
+///     @Projected(\Person.friends.projectTo.firstName) var friendsFirstNames: ProjectedCollection<String>
+/// }
+/// print(Array(projection.friendsFirstNames))  // ["Ada", "Grace"]
+/// ```
+///
+/// It has the underlying collection's order and count (a `MutableSet`'s mapped values may
+/// repeat) and reads the collection as it is now.
+public struct ProjectedCollection<Element: RealmCollectionValue>: RandomAccessCollection, CustomStringConvertible {
+    /// The position of an element.
+    public typealias Index = Int
+
+    private let elementCount: () -> Int
+    private let element: (Int) -> Element
+    private let owner: () -> Realm?
+    private let invalidated: () -> Bool
+    private let subscribe: ([String]?, DispatchQueue?, @escaping (RealmCollectionChange<Void>) -> Void)
+        -> NotificationToken
+
+    init<Source: ObjectBase & RealmCollectionValue>(_ source: AnyRealmCollection<Source>,
+                                                    keyPath: KeyPath<Source, Element>) {
+        elementCount = { source.count }
+        element = { source[$0][keyPath: keyPath] }
+        owner = { source.realm }
+        invalidated = { source.isInvalidated }
+        subscribe = { keyPaths, queue, block in
+            source.observe(keyPaths: keyPaths, on: queue) { change in
+                switch change {
+                case .initial: block(.initial(()))
+                case .update(_, let deletions, let insertions, let modifications):
+                    block(.update((), deletions: deletions, insertions: insertions, modifications: modifications))
+                case .error(let error): block(.error(error))
+                }
+            }
+        }
+    }
+
+    /// The position of the first element: 0.
+    public var startIndex: Int { 0 }
+
+    /// The number of elements: the underlying collection's count.
+    ///
+    /// - Complexity: O(log n) for a managed collection (one row lookup).
+    public var endIndex: Int { elementCount() }
+
+    /// The projected value of the object at `position`.
+    ///
+    /// - Complexity: O(log n) for a managed collection.
+    public subscript(position: Int) -> Element { element(position) }
+
+    /// The Realm managing the underlying collection, or nil when it is unmanaged.
+    public var realm: Realm? { owner() }
+
+    /// Whether the object owning the underlying collection was deleted or its Realm invalidated.
+    public var isInvalidated: Bool { invalidated() }
+
+    /// The index of the first element equal to `value`, as Realm's `index(of:)`.
+    ///
+    /// - Complexity: O(n).
+    public func index(of value: Element) -> Int? { firstIndex(of: value) }
+
+    /// The element type and each element with its index, as Realm Swift prints projected
+    /// collections.
+    public var description: String {
+        let lines = enumerated().map { "\t[\($0.offset)] \($0.element)\n" }
+        return "ProjectedCollection<\(Element.self)> {\n" + lines.joined() + "}"
+    }
+
+    /// Registers a block called with the underlying collection's changes, as Realm Swift's
+    /// `ProjectedCollection.observe(keyPaths:on:_:)`: first `.initial`, then an `.update` for
+    /// each change to the collection's membership or to its objects.
+    ///
+    /// The indices are those of the underlying collection, which are also this collection's.
+    /// Without `keyPaths`, a change to any property of an element counts as a modification;
+    /// pass the mapped property's name (`["firstName"]`) to count only that one.
+    ///
+    /// Traps for an unmanaged collection, inside a write transaction and on a thread with no
+    /// scheduler.
+    ///
+    /// - Parameters:
+    ///   - keyPaths: Property paths of the underlying objects whose changes count.
+    ///   - queue: Must be nil (see ``RealmCollection/observe(keyPaths:on:_:)``).
+    ///   - block: Called with each change.
+    /// - Returns: A token; keep it for as long as you want notifications.
+    public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
+                        _ block: @escaping (RealmCollectionChange<ProjectedCollection>) -> Void) -> NotificationToken {
+        let collection = self
+        return subscribe(keyPaths, queue) { change in
+            switch change {
+            case .initial: block(.initial(collection))
+            case .update(_, let deletions, let insertions, let modifications):
+                block(.update(collection, deletions: deletions, insertions: insertions, modifications: modifications))
+            case .error(let error): block(.error(error))
+            }
+        }
+    }
+}
+
+/// Maps a `List` or `MutableSet` of objects to a ``ProjectedCollection`` of one of their
+/// properties, as Realm Swift's `CollectionElementMapper`: the type of `projectTo`.
+///
+/// ```swift
+/// @Projected(\Person.friends.projectTo.firstName) var friendsFirstNames: ProjectedCollection<String>
+/// ```
+@dynamicMemberLookup
+public struct CollectionElementMapper<Element: ObjectBase & RealmCollectionValue> {
+    let source: AnyRealmCollection<Element>
+    /// Set while a projection's key path is traced: the element key path's names go on the
+    /// collection property's.
+    let tracer: KeyPathTracer?
+
+    /// The collection of `member`'s value for each element.
+    public subscript<V>(dynamicMember member: KeyPath<Element, V>) -> ProjectedCollection<V> {
+        tracer?.record(names: KeyPathTracer.names(of: member))
+        return ProjectedCollection(source, keyPath: member)
+    }
+}
+
+extension List where Element: ObjectBase {
+    /// Maps the list to one property of each object, for a ``Projected`` property:
+    /// `\Person.friends.projectTo.firstName` is a ``ProjectedCollection`` of first names.
+    public var projectTo: CollectionElementMapper<Element> {
+        CollectionElementMapper(source: AnyRealmCollection(self), tracer: tracer)
+    }
+}
+
+extension MutableSet where Element: ObjectBase {
+    /// Maps the set to one property of each object, for a ``Projected`` property; unlike a set,
+    /// the mapped values may repeat.
+    public var projectTo: CollectionElementMapper<Element> {
+        CollectionElementMapper(source: AnyRealmCollection(self), tracer: tracer)
+    }
+}
