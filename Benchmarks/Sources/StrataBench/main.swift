@@ -3,7 +3,7 @@ import GRDB
 
 // strata-bench: WORKLOAD.md's workloads on Strata and GRDB.swift side by side, in one process,
 // alternating GRDB and Strata repetition by repetition. Prints one JSON line per workload per
-// store, then a markdown table. Usage: strata-bench [--quick]
+// store, then a markdown table. Usage: strata-bench [--quick] [--only W1,W7,scaling,…]
 if let store = Options.value(after: W9Memory.childFlag) {
     do { try W9Memory.childMain(store) } catch {
         FileHandle.standardError.write(Data("W9 child failed: \(error)\n".utf8))
@@ -30,22 +30,22 @@ fflush(nil)
 let started = now()
 let table = Table()
 do {
-    try W1BulkInsert.run(table) // first: W9 is about W1's peak (W9 itself uses fresh processes)
-    try W2SmallTransactions.run(table)
-    do { // the seeded 100k-row databases of W3…W6, closed before W7
+    if Options.runs("W1") { try W1BulkInsert.run(table) } // first: W9 is about W1's peak (W9 uses fresh processes)
+    if Options.runs("W2") { try W2SmallTransactions.run(table) }
+    if ["W3", "W4", "W5", "W6"].contains(where: Options.runs) { // the seeded 100k-row databases, closed before W7
         let fixtures = try Fixtures(.normal)
         try SanityCounts.run(fixtures)
-        try W3PointLookups.run(fixtures, table)
-        try W4Queries.run(fixtures, table)
-        try W5FilteredSort.run(fixtures, table)
-        try W6BulkUpdate.run(fixtures, table)
+        if Options.runs("W3") { try W3PointLookups.run(fixtures, table) }
+        if Options.runs("W4") { try W4Queries.run(fixtures, table) }
+        if Options.runs("W5") { try W5FilteredSort.run(fixtures, table) }
+        if Options.runs("W6") { try W6BulkUpdate.run(fixtures, table) }
     }
-    try W7Observation.run(table)
-    try NotificationScaling.run(table)
-    try W8Contention.run(table)
-    try W9Memory.run(table)
-    try PropertyAccess.run(table)
-    try GroupCommit.run(table)
+    if Options.runs("W7") { try W7Observation.run(table) }
+    if Options.runs("scaling") { try NotificationScaling.run(table) }
+    if Options.runs("W8") { try W8Contention.run(table) }
+    if Options.runs("W9") { try W9Memory.run(table) }
+    if Options.runs("property") { try PropertyAccess.run(table) }
+    if Options.runs("groupcommit") { try GroupCommit.run(table) }
 } catch {
     print("BENCHMARK FAILED: \(error)")
     FileHandle.standardError.write(Data("BENCHMARK FAILED: \(error)\n".utf8))

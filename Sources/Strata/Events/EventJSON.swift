@@ -14,9 +14,8 @@ struct EventJSON {
     /// The JSON value of an object.
     func object(_ table: TableKey, _ key: ObjectKey, depth: Int = 0) -> Any {
         if let text = custom(table, key) {
-            // Valid JSON goes in verbatim; anything else as a string, so the event stays JSON.
-            let valid = (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil
-            return valid ? RawJSON(text: text) : text
+            // Realm requires a valid JSON representation and embeds it verbatim; so do we.
+            return RawJSON(text: text)
         }
         guard let table = snapshot.table(table), let row = table.row(key) else { return NSNull() }
         var fields: [String: Any] = [:]

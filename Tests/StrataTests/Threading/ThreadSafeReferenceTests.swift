@@ -133,3 +133,48 @@ struct ThreadSafeReferenceTests {
         return result.value!
     }
 }
+
+final class HandoverBag: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var tags: MutableSet<String>
+    @Persisted var dogs: Map<String, NoteDog?>
+}
+
+@Suite("ThreadSafeReference and freezing for every collection kind")
+struct CollectionHandoverTests {
+    @Test("sets, maps, linking objects and AnyRealmCollection resolve on another thread and freeze")
+    func everyKind() throws {
+        let configuration = Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
+                                                objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self, HandoverBag.self])
+        let realm = try Realm(configuration: configuration)
+        try realm.write {
+            let person = realm.create(NotePerson.self, value: ["id": 1, "name": "p"])
+            let dog = realm.create(NoteDog.self, value: ["id": 1, "name": "d", "owner": person] as [String: Any])
+            let bag = realm.create(HandoverBag.self, value: ["id": 1])
+            bag.tags.insert(objectsIn: ["a", "b"])
+            bag.dogs["rex"] = dog
+        }
+        let bag = realm.object(ofType: HandoverBag.self, forPrimaryKey: 1)!
+        let person = realm.object(ofType: NotePerson.self, forPrimaryKey: 1)!
+        let tags = ThreadSafeReference(to: bag.tags)
+        let dogs = ThreadSafeReference(to: bag.dogs)
+        let owned = ThreadSafeReference(to: person.ownedDogs)
+        let any = ThreadSafeReference(to: AnyRealmCollection(realm.objects(NoteDog.self)))
+        let resolved = UncheckedBox<[String]>([])
+        try onNewThread {
+            let other = try Realm(configuration: configuration)
+            resolved.value = [
+                other.resolve(tags).map { $0.sorted().joined() } ?? "nil",
+                other.resolve(dogs).map { $0["rex"]??.name ?? "none" } ?? "nil",
+                other.resolve(owned).map { "\($0.count)" } ?? "nil",
+                other.resolve(any).map { "\($0.count)" } ?? "nil",
+            ]
+        }
+        #expect(resolved.value == ["ab", "d", "1", "1"])
+
+        let frozenTags = bag.tags.freeze()
+        try realm.write { bag.tags.insert("c") }
+        #expect(frozenTags.isFrozen && frozenTags.count == 2 && bag.tags.count == 3)
+        #expect(frozenTags.thaw()?.count == 3)
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Strata
 
 /// W7: observation latency on 100k rows. O1 = count(age > 50) (a scan), O2 = rows in
 /// "city-3" as objects. A writer commits single-row inserts (id 100001…, age 99, city-3) and
