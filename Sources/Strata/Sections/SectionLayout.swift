@@ -1,51 +1,81 @@
 import Foundation
 
-/// How the rows of a sorted collection fall into sections: each row's key, and the sections
-/// in the order their keys first appear.
+/// How the rows of a sorted collection fall into sections, in the order their keys first
+/// appear: runs when rows with one key are adjacent (sectioning by the first sort key, the
+/// usual case), else scattered rows.
 ///
-/// A layout is updated from the underlying collection's change set (``applying(_:key:)``): the
-/// key function runs only for inserted and modified rows, the other rows keep their cached
-/// keys, so no object is read again.
-struct SectionLayout<Key: Hashable> {
-    /// The section key of each row, in the collection's order.
-    private(set) var keys: [Key]
-    /// The keys of the sections, in order of first appearance.
-    private(set) var sectionKeys: [Key] = []
-    /// The section index of each key.
-    private(set) var sectionOfKey: [Key: Int] = [:]
-    /// The rows (collection indices) of each section, ascending.
-    private(set) var members: [[Int]] = []
-    /// The position of each row within its section.
-    private var positions: [Int] = []
+/// ``applying(_:key:)`` updates it from the underlying collection's change set; the key
+/// function runs only for inserted and modified rows. For runs the cost grows with the change,
+/// not with the collection; scattered sections are regrouped in a linear pass over cached keys.
+enum SectionLayout<Key: Hashable> {
+    case runs(RunSections<Key>)
+    case scattered(ScatteredSections<Key>)
 
     init(keys: [Key]) {
-        self.keys = keys
-        group()
-    }
-
-    private mutating func group() {
-        sectionKeys = []
-        sectionOfKey = [:]
-        members = []
-        positions = Array(repeating: 0, count: keys.count)
-        for (row, key) in keys.enumerated() {
-            let section: Int
-            if let known = sectionOfKey[key] {
-                section = known
-            } else {
-                section = sectionKeys.count
-                sectionOfKey[key] = section
-                sectionKeys.append(key)
-                members.append([])
-            }
-            positions[row] = members[section].count
-            members[section].append(row)
+        if let runs = RunSections(keys: keys) {
+            self = .runs(runs)
+        } else {
+            self = .scattered(ScatteredSections(keys: keys))
         }
     }
 
-    /// The index path of the row at `row` in the collection.
+    /// The keys of the sections, in order.
+    var sectionKeys: [Key] {
+        switch self {
+        case .runs(let runs): runs.sectionKeys
+        case .scattered(let scattered): scattered.sectionKeys
+        }
+    }
+
+    /// The section index of `key`, if some row has it.
+    func section(of key: Key) -> Int? {
+        switch self {
+        case .runs(let runs): runs.sectionOfKey[key]
+        case .scattered(let scattered): scattered.sectionOfKey[key]
+        }
+    }
+
+    /// The rows of the section at `section`.
+    func count(inSection section: Int) -> Int {
+        switch self {
+        case .runs(let runs): runs.counts[section]
+        case .scattered(let scattered): scattered.members[section].count
+        }
+    }
+
+    /// The collection index of a section's row.
+    func row(section: Int, item: Int) -> Int {
+        switch self {
+        case .runs(let runs): runs.starts[section] + item
+        case .scattered(let scattered): scattered.members[section][item]
+        }
+    }
+
+    /// The index path of a collection row.
     func path(ofRow row: Int) -> IndexPath {
-        IndexPath(item: positions[row], section: sectionOfKey[keys[row]]!)
+        switch self {
+        case .runs(let runs):
+            let section = runs.section(ofRow: row)
+            return IndexPath(item: row - runs.starts[section], section: section)
+        case .scattered(let scattered):
+            return scattered.path(ofRow: row)
+        }
+    }
+
+    /// The section key of a collection row.
+    func key(ofRow row: Int) -> Key {
+        switch self {
+        case .runs(let runs): runs.sectionKeys[runs.section(ofRow: row)]
+        case .scattered(let scattered): scattered.keys[row]
+        }
+    }
+
+    /// The row count.
+    var rowCount: Int {
+        switch self {
+        case .runs(let runs): runs.rowCount
+        case .scattered(let scattered): scattered.keys.count
+        }
     }
 
     /// The layout after the collection changed, and what changed in section terms
@@ -56,42 +86,32 @@ struct SectionLayout<Key: Hashable> {
     ///     insertions as new ones, each ascending.
     ///   - key: The section key of the row at a new index.
     func applying(_ change: CollectionIndexChange, key: (Int) -> Key) -> (SectionLayout, SectionChange) {
-        let newCount = keys.count - change.deletions.count + change.insertions.count
-        // Old index → new index for the rows that stay.
-        var newIndexOfOld = [Int](repeating: -1, count: keys.count)
-        var newKeys: [Key] = []
-        newKeys.reserveCapacity(newCount)
-        var deletions = change.deletions[...]
-        var insertions = change.insertions[...]
-        var old = 0
-        for new in 0..<newCount {
-            if insertions.first == new {
-                insertions.removeFirst()
-                newKeys.append(key(new))
-                continue
-            }
-            while deletions.first == old {
-                deletions.removeFirst()
-                old += 1
-            }
-            newIndexOfOld[old] = new
-            newKeys.append(keys[old])
-            old += 1
+        let mapping = IndexMapping(change)
+        var cache: [Int: Key] = [:]
+        let cachedKey = { (row: Int) -> Key in
+            if let known = cache[row] { return known }
+            let value = key(row)
+            cache[row] = value
+            return value
         }
-        for row in change.modifications where newIndexOfOld[row] >= 0 {
-            newKeys[newIndexOfOld[row]] = key(newIndexOfOld[row])
+        let next: SectionLayout
+        if case .runs(let runs) = self, let updated = runs.applying(change, newIndex: mapping.newIndex, key: cachedKey) {
+            next = .runs(updated)
+        } else {
+            let scattered = ScatteredSections(keys: (0..<rowCount).map(key(ofRow:)))
+            let newIndexOfOld = (0..<rowCount).map { mapping.isDeleted($0) ? -1 : mapping.newIndex($0) }
+            next = SectionLayout(keys: scattered.keys(after: change, newIndexOfOld: newIndexOfOld, key: cachedKey))
         }
-        let next = SectionLayout(keys: newKeys)
-        return (next, sectionChange(to: next, change, newIndexOfOld))
+        return (next, sectionChange(to: next, change, mapping))
     }
 
     private func sectionChange(to next: SectionLayout, _ change: CollectionIndexChange,
-                               _ newIndexOfOld: [Int]) -> SectionChange {
+                               _ mapping: IndexMapping) -> SectionChange {
         var result = SectionChange()
-        for (section, key) in sectionKeys.enumerated() where next.sectionOfKey[key] == nil {
+        for (section, key) in sectionKeys.enumerated() where next.section(of: key) == nil {
             result.sectionsToDelete.insert(section)
         }
-        for (section, key) in next.sectionKeys.enumerated() where sectionOfKey[key] == nil {
+        for (section, key) in next.sectionKeys.enumerated() where self.section(of: key) == nil {
             result.sectionsToInsert.insert(section)
         }
         func delete(_ row: Int) {
@@ -100,12 +120,11 @@ struct SectionLayout<Key: Hashable> {
         }
         for row in change.deletions { delete(row) }
         for row in change.insertions { result.insertions.append(next.path(ofRow: row)) }
-        for row in change.modifications {
-            let new = newIndexOfOld[row]
-            guard new >= 0 else { continue }
+        for row in change.modifications where !mapping.isDeleted(row) {
+            let new = mapping.newIndex(row)
             let before = path(ofRow: row)
             let after = next.path(ofRow: new)
-            if keys[row] == next.keys[new], before.item == after.item {
+            if key(ofRow: row) == next.key(ofRow: new), before.item == after.item {
                 result.modifications.append(before)
             } else {
                 delete(row)
@@ -119,32 +138,35 @@ struct SectionLayout<Key: Hashable> {
     }
 }
 
-/// A collection's change as indices: deletions and modifications in the old collection,
-/// insertions in the new one, each ascending.
-struct CollectionIndexChange {
-    var deletions: [Int]
-    var insertions: [Int]
-    var modifications: [Int]
-}
+/// Maps old collection indices to new ones for a change, by binary search: O(log changes).
+struct IndexMapping {
+    private let deletions: [Int]
+    /// `insertions[i] - i`, nondecreasing: how many insertions land before a surviving row.
+    private let shiftedInsertions: [Int]
+    private let deleted: Set<Int>
 
-/// What changed in a sectioned collection, as index paths and section indices.
-struct SectionChange: Equatable {
-    var deletions: [IndexPath] = []
-    var insertions: [IndexPath] = []
-    var modifications: [IndexPath] = []
-    var sectionsToInsert = IndexSet()
-    var sectionsToDelete = IndexSet()
-
-    /// The part of the change inside the section at `section` (old layout for deletions and
-    /// modifications, new layout for insertions).
-    func filtered(oldSection: Int?, newSection: Int?) -> SectionChange {
-        SectionChange(deletions: deletions.filter { $0.section == oldSection },
-                      insertions: insertions.filter { $0.section == newSection },
-                      modifications: modifications.filter { $0.section == oldSection })
+    init(_ change: CollectionIndexChange) {
+        deletions = change.deletions
+        shiftedInsertions = change.insertions.enumerated().map { $1 - $0 }
+        deleted = Set(change.deletions)
     }
 
-    var isEmpty: Bool {
-        deletions.isEmpty && insertions.isEmpty && modifications.isEmpty && sectionsToInsert.isEmpty
-            && sectionsToDelete.isEmpty
+    func isDeleted(_ row: Int) -> Bool { deleted.contains(row) }
+
+    /// The new index of the surviving old row `row`.
+    func newIndex(_ row: Int) -> Int {
+        let candidate = row - Self.count(deletions) { $0 < row }
+        return candidate + Self.count(shiftedInsertions) { $0 <= candidate }
+    }
+
+    /// How many leading elements of the ascending `values` satisfy `isBefore`.
+    private static func count(_ values: [Int], where isBefore: (Int) -> Bool) -> Int {
+        var low = 0
+        var high = values.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isBefore(values[middle]) { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

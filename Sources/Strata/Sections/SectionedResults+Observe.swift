@@ -98,11 +98,11 @@ extension ResultsSection {
 extension SectionChange {
     /// The rows of the section keyed `key`, including deletions of a section that went away.
     func rows<Key: Hashable>(withKey key: Key, before: SectionLayout<Key>, after: SectionLayout<Key>) -> SectionChange {
-        let oldSection = before.sectionOfKey[key]
-        let newSection = after.sectionOfKey[key]
+        let oldSection = before.section(of: key)
+        let newSection = after.section(of: key)
         var own = filtered(oldSection: oldSection, newSection: newSection)
         if let oldSection, sectionsToDelete.contains(oldSection) {
-            own.deletions = before.members[oldSection].indices.map { IndexPath(item: $0, section: oldSection) }
+            own.deletions = (0..<before.count(inSection: oldSection)).map { IndexPath(item: $0, section: oldSection) }
         }
         return own
     }

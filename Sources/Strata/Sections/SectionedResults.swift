@@ -51,7 +51,7 @@ public struct SectionedResults<Key: _Persistable & Hashable, SectionElement: Rea
 
     /// The element at `indexPath` (`section`, `item`).
     public subscript(indexPath: IndexPath) -> SectionElement {
-        results[layout.members[indexPath.section][indexPath.item]]
+        results[layout.row(section: indexPath.section, item: indexPath.item)]
     }
 
     /// The section keys, in section order.
@@ -92,22 +92,19 @@ public struct ResultsSection<Key: _Persistable & Hashable, Element: RealmCollect
     /// The section's key, as its identity.
     public var id: Key { key }
 
-    private var members: [Int] {
-        let layout = parent.layout
-        guard let section = layout.sectionOfKey[key] else { return [] }
-        return layout.members[section]
-    }
-
     public var startIndex: Int { 0 }
-    /// The number of rows in the section.
-    public var endIndex: Int { members.count }
+    /// The number of rows in the section (0 when no row has its key any more).
+    public var endIndex: Int {
+        let layout = parent.layout
+        return layout.section(of: key).map(layout.count(inSection:)) ?? 0
+    }
 
     /// The row at `position` within the section.
     public subscript(position: Int) -> Element {
-        let members = self.members
-        precondition(members.indices.contains(position),
-                     "Index \(position) is out of bounds (must be less than \(members.count)).")
-        return parent.results[members[position]]
+        let layout = parent.layout
+        let count = layout.section(of: key).map(layout.count(inSection:)) ?? 0
+        precondition(position >= 0 && position < count, "Index \(position) is out of bounds (must be less than \(count)).")
+        return parent.results[layout.row(section: layout.section(of: key)!, item: position)]
     }
 
     /// The Realm of the section's results.

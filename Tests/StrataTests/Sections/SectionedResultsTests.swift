@@ -21,7 +21,7 @@ func describe<C>(_ change: SectionedResultsChange<C>) -> String {
 struct SectionedResultsTests {
     private func layoutChange(_ old: [String], _ change: CollectionIndexChange, _ new: [String]) -> String {
         let (next, sections) = SectionLayout(keys: old).applying(change) { new[$0] }
-        #expect(next.keys == new)
+        #expect((0..<next.rowCount).map(next.key(ofRow:)) == new)
         return describe(SectionedResultsChange<Int>.update(0, deletions: sections.deletions, insertions: sections.insertions,
                                                            modifications: sections.modifications,
                                                            sectionsToInsert: sections.sectionsToInsert,
@@ -51,7 +51,59 @@ struct SectionedResultsTests {
                 == "d[0.0 0.2] i[0.1] m[] si[] sd[]")
         // Sections follow first appearance when keys are not contiguous.
         let layout = SectionLayout(keys: ["b", "a", "b", "c", "a"])
-        #expect(layout.sectionKeys == ["b", "a", "c"] && layout.members == [[0, 2], [1, 4], [3]])
+        guard case .scattered = layout else { Issue.record("interleaved keys are not runs"); return }
+        #expect(layout.sectionKeys == ["b", "a", "c"])
+        #expect((0..<3).map { section in (0..<layout.count(inSection: section)).map { layout.row(section: section, item: $0) } }
+                == [[0, 2], [1, 4], [3]])
+        // Runs stay runs through a change, and turn scattered when a row lands inside another run.
+        let runs = SectionLayout(keys: ["a", "a", "b"])
+        guard case .runs = runs else { Issue.record("adjacent keys are runs"); return }
+        let (kept, _) = runs.applying(.init(deletions: [], insertions: [3], modifications: [])) { _ in "c" }
+        guard case .runs = kept else { Issue.record("appending a new key keeps runs"); return }
+        let (split, change) = runs.applying(.init(deletions: [], insertions: [1], modifications: [])) { _ in "b" }
+        guard case .scattered = split else { Issue.record("a b inside the a run scatters"); return }
+        #expect(split.sectionKeys == ["a", "b"] && change.insertions == [IndexPath(item: 0, section: 1)])
+    }
+
+    @Test("randomized: an updated layout equals the layout built from scratch (runs and scattered, seeded)")
+    func randomizedLayouts() {
+        let seed = ProcessInfo.processInfo.environment["STRATA_SECTIONS_SEED"].flatMap(UInt64.init) ?? 7
+        print("randomized section layouts, seed \(seed) (STRATA_SECTIONS_SEED)")
+        var random = SplitMix64(state: seed)
+        func next(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
+        for round in 0..<400 {
+            let sorted = round % 2 == 0
+            var old: [Int] = (0..<next(30)).map { _ in next(6) }
+            if sorted { old.sort() }
+            // Survivors keep their order; some change key; new rows are inserted anywhere.
+            let deletions: [Int] = old.indices.filter { _ in next(4) == 0 }
+            let survivors: [Int] = old.indices.filter { !deletions.contains($0) }
+            var rows: [(old: Int?, key: Int)] = survivors.map { ($0, old[$0]) }
+            var modifications: [Int] = []
+            for index in rows.indices where next(5) == 0 {
+                // Sorted: a new key between the neighbours' keys, so the row stays in place (the
+                // results report a row that moves as a deletion plus an insertion).
+                let low = sorted && index > 0 ? rows[index - 1].key : 0
+                let high = sorted && index + 1 < rows.count ? rows[index + 1].key : 5
+                rows[index].key = low + next(max(1, high - low + 1))
+                modifications.append(rows[index].old!)
+            }
+            for _ in 0..<next(5) {
+                let key = next(6)
+                let position = sorted ? (rows.firstIndex { $0.key > key } ?? rows.count) : next(rows.count + 1)
+                rows.insert((nil, key), at: position)
+            }
+            let keysInOrder: [Int] = rows.map { $0.key }
+            if sorted { #expect(keysInOrder == keysInOrder.sorted()) }
+            let insertions: [Int] = rows.indices.filter { rows[$0].old == nil }
+            let change = CollectionIndexChange(deletions: deletions, insertions: insertions, modifications: modifications)
+            let (updated, _) = SectionLayout<Int>(keys: old).applying(change) { keysInOrder[$0] }
+            let fresh = SectionLayout<Int>(keys: keysInOrder)
+            #expect(updated.sectionKeys == fresh.sectionKeys, "round \(round): \(old) → \(keysInOrder)")
+            let updatedPaths = (0..<fresh.rowCount).map { updated.path(ofRow: $0) }
+            let freshPaths = (0..<fresh.rowCount).map { fresh.path(ofRow: $0) }
+            #expect(updatedPaths == freshPaths, "round \(round): \(old) → \(keysInOrder)")
+        }
     }
 
     @Test("contents: keys in order of first appearance, counts, index paths, a block key")
