@@ -69,7 +69,7 @@ struct ReadmeNotificationExampleTests {
         try await watcher.start(configuration)
         #expect(await log.events(atLeast: 1) == ["1 puppies"])
 
-        let rename = Task { await watcher.nextRename(of: id) }
+        let rename = Task(executorPreference: log.loop) { await watcher.nextRename(of: id) }
         #expect(await log.events(atLeast: 2).last == "watching")
         try log.run {
             let realm = keeper.value!

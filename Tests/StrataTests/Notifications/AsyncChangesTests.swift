@@ -44,7 +44,11 @@ struct AsyncChangesTests {
         let actor = LoopActor(loop: fixture.harness.loop)
         let configuration = fixture.configuration
         let harness = fixture.harness
-        let task = Task { try await actor.collectDogChanges(configuration, count: 2, into: harness) }
+        // Started on the loop: no thread of the cooperative pool is needed (other tests may
+        // block them all).
+        let task = Task(executorPreference: fixture.harness.loop) {
+            try await actor.collectDogChanges(configuration, count: 2, into: harness)
+        }
         #expect(await harness.events(atLeast: 1) == ["initial"])
         try fixture.writeFromOtherThread { $0.add(NoteDog(value: ["id": 9, "age": 25])) }
         #expect(await harness.events(atLeast: 2).last == "d[] i[3] m[]")
@@ -61,7 +65,9 @@ struct AsyncChangesTests {
         let actor = LoopActor(loop: fixture.harness.loop)
         let configuration = fixture.configuration
         let harness = fixture.harness
-        let task = Task { try await actor.collectObjectChanges(configuration, id: 3, into: harness) }
+        let task = Task(executorPreference: fixture.harness.loop) {
+            try await actor.collectObjectChanges(configuration, id: 3, into: harness)
+        }
         // Object sequences have no initial value: wait until the observer is registered.
         #expect(await harness.events(atLeast: 1) == ["registered"])
         try fixture.writeFromOtherThread { $0.object(ofType: NoteDog.self, forPrimaryKey: 3)!.age = 1 }

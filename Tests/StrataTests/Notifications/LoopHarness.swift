@@ -53,7 +53,7 @@ final class LoopHarness: @unchecked Sendable {
 
     /// Waits until at least `count` events were recorded (or `timeout`), and returns them all.
     @discardableResult
-    func waitForEvents(_ count: Int, timeout: TimeInterval = 10) -> [String] {
+    func waitForEvents(_ count: Int, timeout: TimeInterval = 30) -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
@@ -64,7 +64,7 @@ final class LoopHarness: @unchecked Sendable {
     /// Waits like ``waitForEvents(_:timeout:)`` without blocking a thread of the cooperative pool
     /// (async tests that block it can starve the tasks they wait for: the pool has one thread
     /// per core).
-    func events(atLeast count: Int, timeout: Duration = .seconds(10)) async -> [String] {
+    func events(atLeast count: Int, timeout: Duration = .seconds(60)) async -> [String] {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let current = currentEvents()
