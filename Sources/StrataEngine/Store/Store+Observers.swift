@@ -5,6 +5,8 @@ extension Store {
     /// on the committing thread (or the group-commit leader), outside the store's locks.
     ///
     /// Keep `body` short: it runs on the commit path. Notifier workers use it to wake up.
+    /// Observers are called in the order they were registered (a commit clock registered before
+    /// the notifier stamps the commit before any notification can be delivered).
     ///
     /// - Returns: an identifier for ``removePublishObserver(_:)``.
     public func addPublishObserver(_ body: @escaping @Sendable (UInt64) -> Void) -> Int {
@@ -21,7 +23,9 @@ extension Store {
     }
 
     func notifyPublished(_ version: UInt64) {
-        let observers = publishObservers.withLockedValue { Array($0.entries.values) }
+        let observers = publishObservers.withLockedValue { state in
+            state.entries.sorted { $0.key < $1.key }.map(\.value)
+        }
         for observer in observers { observer(version) }
     }
 
