@@ -105,7 +105,16 @@ struct DaemonEndToEndTests {
         let quitter = try daemon.client()
         quitter.send(Array(#"{"id":"half","type":"lo"#.utf8))
         quitter.finishSending()
-        _ = quitter.readLine()
+        // A half-closed client still gets its answers, then the daemon closes.
+        #expect(quitter.readLine()?.contains("the connection closed in the middle of a line") == true)
+        #expect(quitter.readLine() == nil)
+
+        // A client that sends its lines and ends its input gets every ack before the close.
+        let oneShot = try daemon.client()
+        oneShot.send(Array((eventLine("one-shot-1") + "\n" + eventLine("one-shot-2") + "\n").utf8))
+        oneShot.finishSending()
+        #expect(oneShot.readLine() == #"{"ack":"one-shot-1"}"# && oneShot.readLine() == #"{"ack":"one-shot-2"}"#)
+        #expect(oneShot.readLine() == nil)
 
         // A flood beyond the queue bound gets "overloaded" for some lines, acks for the rest.
         let flood = try daemon.client()

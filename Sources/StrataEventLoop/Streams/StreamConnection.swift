@@ -2,9 +2,12 @@ import CLibUV
 
 /// A connected stream (an accepted TCP or Unix-domain client) on an ``EventLoop``.
 ///
-/// Set ``onRead`` and ``onEnd``, then ``startReading()``. ``write(_:completion:)`` queues bytes;
-/// completions run on the loop in write order. ``close()`` (or loop shutdown) closes it; ``onEnd``
-/// then runs once. Loop-confined.
+/// Set ``onRead``, ``onEnd`` and ``onClose``, then ``startReading()``. ``write(_:completion:)``
+/// queues bytes; completions run on the loop in write order. When the peer ends its side
+/// (end of stream) ``onEnd`` runs and the connection stays open for writing, so replies still
+/// reach a client that half-closed; close it with ``close()`` when done. A read error ends and
+/// closes it. ``onClose`` runs once when the connection closed (also at loop shutdown).
+/// Loop-confined.
 public final class StreamConnection {
     let handle: StreamHandle
     private var reading = false
@@ -13,13 +16,15 @@ public final class StreamConnection {
 
     /// Called with each chunk of bytes read.
     public var onRead: (([UInt8]) -> Void)?
-    /// Called once when the connection ends: nil for a clean close or end of stream, else the
-    /// read error. The connection is closed afterwards.
+    /// Called once when the input ends: nil for the peer's end of stream (the connection stays
+    /// writable), else the read error (the connection is closed).
     public var onEnd: ((EventLoopError?) -> Void)?
+    /// Called once when the connection closed.
+    public var onClose: (() -> Void)?
 
     init(loop: EventLoop) {
         handle = StreamHandle(loop: loop)
-        handle.onClosed = { [weak self] in self?.finish(nil) }
+        handle.onClosed = { [weak self] in self?.closed() }
     }
 
     /// Starts (or resumes) reading.
@@ -87,14 +92,25 @@ public final class StreamConnection {
     private func received(_ buffer: UnsafeRawBufferPointer, _ count: Int) {
         if count > 0 {
             onRead?(Array(buffer.prefix(count)))
+        } else if Int32(count) == UV_EOF.rawValue {
+            // The peer ended its side: stop reading, keep writing.
+            stopReading()
+            finish(nil)
         } else if count < 0 {
-            fail(Int32(count) == UV_EOF.rawValue ? nil : EventLoopError(code: Int32(count), operation: "read"))
+            fail(EventLoopError(code: Int32(count), operation: "read"))
         }
     }
 
     private func fail(_ error: EventLoopError?) {
         finish(error)
         handle.close()
+    }
+
+    private func closed() {
+        finish(nil)
+        let onClose = self.onClose
+        self.onClose = nil
+        onClose?()
     }
 
     private func finish(_ error: EventLoopError?) {

@@ -25,6 +25,9 @@ final class ClientSession {
     /// Events of the current read, submitted together.
     private var batch: [IngestWriter.Submission] = []
     private var isClosed = false
+    /// The client ended its input; the connection closes once every line is answered (and no
+    /// subscription is listening).
+    private var inputHasEnded = false
 
     init(connection: ClientConnection, context: DaemonContext) {
         self.connection = connection
@@ -84,7 +87,19 @@ final class ClientSession {
         context.logger.warning("ingest queue full: refused \(refused.count) event(s)")
     }
 
-    /// The client went away: stop the subscription; pending events are still stored, their
+    /// The client ended its input: close after the last reply, unless it has a subscription
+    /// (a half-closed client may still read its stream).
+    func inputEnded() {
+        inputHasEnded = true
+        closeIfAnswered()
+    }
+
+    private func closeIfAnswered() {
+        guard inputHasEnded, !isClosed, subscription == nil, nextReply > lineNumber else { return }
+        connection.close()
+    }
+
+    /// The connection closed: stop the subscription; pending events are still stored, their
     /// replies dropped.
     func closed() {
         isClosed = true
@@ -118,6 +133,7 @@ final class ClientSession {
             connection.send(next)
             nextReply += 1
         }
+        closeIfAnswered()
     }
 }
 

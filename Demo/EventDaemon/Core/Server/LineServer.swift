@@ -51,16 +51,20 @@ final class LineServer {
             }
             session.flushBatch()
         }
-        connection.onEnd = { [weak self] _ in
+        connection.onEnd = { _ in
+            // The client ended its input (or the connection failed): answer what it sent, then
+            // close, unless it still listens to a subscription.
             if framer.finish() {
-                context.statistics.noteRejected(IngestRejection.truncated.code)
-                context.logger.info("a client disconnected in the middle of a line")
+                context.logger.info("a client ended its input in the middle of a line")
+                session.refuse(.truncated)
             }
             session.flushBatch()
+            session.inputEnded()
+        }
+        connection.onClose = { [weak self] in
             session.closed()
             context.statistics.noteConnections(-1)
             self?.connections[id] = nil
-            connection.close()
         }
         connection.startReading()
     }
@@ -93,7 +97,10 @@ private final class LineWriter: ClientConnection {
     }
 
     func send(_ line: String) {
-        connection?.write(Array(line.utf8) + [UInt8(ascii: "\n")])
+        // A client that went away: close, which ends its subscription.
+        connection?.write(Array(line.utf8) + [UInt8(ascii: "\n")]) { [weak connection] error in
+            if error != nil { connection?.abort() }
+        }
     }
 
     func close() {
