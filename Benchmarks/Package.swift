@@ -11,9 +11,12 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
+        // Counts heap allocations for the allocation figures (the executable interposes malloc).
+        .target(name: "MallocCounter", path: "Sources/MallocCounter"),
         .executableTarget(
             name: "strata-bench",
             dependencies: [
+                "MallocCounter",
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -46,6 +46,7 @@ do {
     if Options.runs("W9") { try W9Memory.run(table) }
     if Options.runs("property") { try PropertyAccess.run(table) }
     if Options.runs("groupcommit") { try GroupCommit.run(table) }
+    if Options.runs("allocations") { try Allocations.run(table) }
 } catch {
     print("BENCHMARK FAILED: \(error)")
     FileHandle.standardError.write(Data("BENCHMARK FAILED: \(error)\n".utf8))
