@@ -55,7 +55,8 @@ struct DaemonEndToEndTests {
         reader.start()
         for n in 0..<20_000 { client.send(line: eventLine("k\(n)")) }
         // Let part of it commit, then kill without warning.
-        while acknowledged.count < 2_000 { Thread.sleep(forTimeInterval: 0.005) }
+        let deadline = ContinuousClock.now + DaemonProcess.patience
+        while acknowledged.count < 2_000, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
         daemon.kill()
         let acked = acknowledged.ids
         #expect(acked.count >= 2_000)
@@ -148,7 +149,7 @@ struct DaemonEndToEndTests {
         let path = DaemonProcess.temporaryPath()
         let socketPath = FileManager.default.temporaryDirectory.appendingPathComponent("eventd-\(UUID().uuidString.prefix(6)).sock").path
         let daemon = try DaemonProcess(dataPath: path, socketPath: socketPath)
-        let client = try LineClient(unixPath: socketPath)
+        let client = try LineClient(unixPath: socketPath, timeout: DaemonProcess.patience)
         for n in 0..<300 { client.send(line: eventLine("t\(n)")) }
         // Wait for the first ack so the lines were read, then stop.
         #expect(client.readLine()?.hasPrefix(#"{"ack""#) == true)

@@ -1,5 +1,6 @@
 import Foundation
 import StrataEventd
+import Testing
 
 /// The real `strata-eventd` executable, started on loopback for end-to-end tests.
 final class DaemonProcess {
@@ -39,13 +40,27 @@ final class DaemonProcess {
         self.port = port
     }
 
-    func client() throws -> LineClient { try LineClient(port: port) }
+    /// A client whose reads give up after a minute of silence, so a stuck daemon fails the test
+    /// instead of hanging the run.
+    func client() throws -> LineClient { try LineClient(port: port, timeout: Self.patience) }
 
-    /// SIGTERM, then waits; returns the exit status.
+    /// How long a test waits for the daemon before it counts as stuck.
+    static let patience: Duration = .seconds(60)
+
+    /// SIGTERM, then waits for the drain; returns the exit status. A daemon still running after
+    /// ``patience`` is killed and reported as a failure (-1), with its log.
     @discardableResult
     func terminate() -> Int32 {
+        guard process.isRunning else { return process.terminationStatus }
         process.terminate()
-        process.waitUntilExit()
+        let deadline = ContinuousClock.now + Self.patience
+        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+        guard !process.isRunning else {
+            kill()
+            let log = (try? String(contentsOfFile: dataPath + ".log", encoding: .utf8)) ?? ""
+            Issue.record("strata-eventd did not exit within \(Self.patience) of SIGTERM; its log:\n\(log.suffix(4_000))")
+            return -1
+        }
         return process.terminationStatus
     }
 

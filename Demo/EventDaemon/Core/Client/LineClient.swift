@@ -12,8 +12,14 @@ public final class LineClient: @unchecked Sendable {
 
     /// Connects to `host:port`.
     ///
+    /// - Parameters:
+    ///   - host: The daemon's IPv4 address.
+    ///   - port: The daemon's TCP port.
+    ///   - timeout: When set, a `readLine()` that waits longer returns nil and a `send` that cannot
+    ///     make progress for that long gives up (tests use it so that a stuck daemon fails them
+    ///     instead of hanging them).
     /// - Throws: `POSIXError` when the connection is refused.
-    public init(host: String = "127.0.0.1", port: Int) throws {
+    public init(host: String = "127.0.0.1", port: Int, timeout: Duration? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -26,10 +32,16 @@ public final class LineClient: @unchecked Sendable {
             Glibc.close(fd)
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED)
         }
+        if let timeout { setTimeout(timeout) }
     }
 
     /// Connects to a Unix socket.
-    public init(unixPath path: String) throws {
+    ///
+    /// - Parameters:
+    ///   - path: The socket's path.
+    ///   - timeout: As for ``init(host:port:timeout:)``.
+    /// - Throws: `POSIXError` when the connection is refused.
+    public init(unixPath path: String, timeout: Duration? = nil) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -43,9 +55,18 @@ public final class LineClient: @unchecked Sendable {
             Glibc.close(fd)
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED)
         }
+        if let timeout { setTimeout(timeout) }
     }
 
     deinit { Glibc.close(fd) }
+
+    private func setTimeout(_ timeout: Duration) {
+        let (seconds, attoseconds) = timeout.components
+        var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+            _ = setsockopt(fd, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
+        }
+    }
 
     /// Sends raw bytes (lines must carry their own newlines).
     public func send(_ bytes: [UInt8]) {
@@ -60,7 +81,8 @@ public final class LineClient: @unchecked Sendable {
     /// Sends a line (a newline is added).
     public func send(line: String) { send(Array((line + "\n").utf8)) }
 
-    /// The next line, or nil when the daemon closed the connection.
+    /// The next line, or nil when the daemon closed the connection (or, with a timeout, sent
+    /// nothing for that long).
     public func readLine() -> String? {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
