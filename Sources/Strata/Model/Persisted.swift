@@ -63,9 +63,10 @@ public struct Persisted<Value: _Persistable> {
 
     /// Reads and writes the property of the object that holds it.
     ///
-    /// Inlinable so that the model's module specializes it: the managed fast path is then a
-    /// direct field read and one call, without generic metadata lookups.
-    @inlinable
+    /// Always inlined into the model's accessors: the storage key path is then a literal the
+    /// optimizer turns into a direct field read, so the managed fast path is one field read and
+    /// one call, without key-path projection or generic metadata lookups.
+    @inlinable @inline(__always)
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,

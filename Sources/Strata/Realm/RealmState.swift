@@ -81,11 +81,16 @@ final class RealmState {
     /// up front, reads skip the row caches), so threads may share it without locks.
     let isFrozen: Bool
 
+    /// The dispatch queue scheduler this state is confined to, when it is one (resolved once:
+    /// the confinement check runs on every property read).
+    private let queueScheduler: DispatchQueueScheduler?
+
     private init(pinned: PinnedSnapshot, store: Store, scheduler: (any Scheduler)?, isFrozen: Bool = false) {
         self.pinned = pinned
         self.store = store
         self.scheduler = scheduler
         self.isFrozen = isFrozen
+        queueScheduler = scheduler as? DispatchQueueScheduler
     }
 
     /// A frozen state at `live`'s current read version (the version before an open write),
@@ -129,7 +134,7 @@ final class RealmState {
     /// tied to one thread (a dispatch queue), otherwise on the thread that created it.
     var isOnOwningThread: Bool {
         if isFrozen { return true }
-        if let scheduler, scheduler is DispatchQueueScheduler { return scheduler.isOnSchedulerThread }
+        if let queueScheduler { return queueScheduler.isOnSchedulerThread }
         return pthread_equal(thread, pthread_self()) != 0
     }
 

@@ -14,6 +14,8 @@ public struct CompiledQuery: Sendable {
     let limit: Int?
     /// An indexed column and the values to look up in it, when the predicate allows.
     let indexLookup: (column: Int, values: [Value])?
+    /// The predicate as a flat list of column tests, when it is that simple (the scan fast path).
+    let scanFilter: ScanFilter?
 
     /// Compiles `query` against the schema of `snapshot`.
     ///
@@ -50,6 +52,7 @@ public struct CompiledQuery: Sendable {
         if let limit = query.limit, limit < 0 { throw QueryError(position: 0, message: "LIMIT must not be negative") }
         limit = query.limit
         indexLookup = Self.indexLookup(in: predicate, schema: schema)
+        scanFilter = ScanFilter(predicate)
     }
 
     /// Whether the object `key` matches the filter.
@@ -57,7 +60,14 @@ public struct CompiledQuery: Sendable {
     /// - Complexity: O(path length × log n) per key path.
     public func matches(_ key: ObjectKey, in snapshot: Snapshot) -> Bool {
         guard let row = snapshot.table(table)?.row(key) else { return false }
-        return PredicateEvaluator(snapshot: snapshot, root: table).matches(predicate, key: key, row: row)
+        return accepts(key, row, PredicateEvaluator(snapshot: snapshot, root: table))
+    }
+
+    /// Whether the object `key`, whose row is `row`, passes the filter.
+    @inline(__always)
+    private func accepts(_ key: ObjectKey, _ row: Row, _ evaluator: PredicateEvaluator) -> Bool {
+        if let scanFilter { return scanFilter.matches(row) }
+        return evaluator.matches(predicate, key: key, row: row)
     }
 
     /// The matching objects of `base` (in its order) or of the whole table (in key order), then
@@ -70,7 +80,7 @@ public struct CompiledQuery: Sendable {
         let evaluator = PredicateEvaluator(snapshot: snapshot, root: table)
         var matches: [ObjectKey] = []
         if let base {
-            for key in base where tableData.row(key).map({ evaluator.matches(predicate, key: key, row: $0) }) == true {
+            for key in base where tableData.row(key).map({ accepts(key, $0, evaluator) }) == true {
                 matches.append(key)
             }
         } else if let lookup = indexLookup {
@@ -83,7 +93,7 @@ public struct CompiledQuery: Sendable {
             matches = tableData.objectKeys
         } else {
             tableData.forEachObject { key, row in
-                if evaluator.matches(predicate, key: key, row: row) { matches.append(key) }
+                if accepts(key, row, evaluator) { matches.append(key) }
             }
         }
         return order(matches, snapshot: snapshot, evaluator: evaluator)
@@ -97,7 +107,7 @@ public struct CompiledQuery: Sendable {
         let evaluator = PredicateEvaluator(snapshot: snapshot, root: table)
         var count = 0
         tableData.forEachObject { key, row in
-            if evaluator.matches(predicate, key: key, row: row) { count += 1 }
+            if accepts(key, row, evaluator) { count += 1 }
         }
         return count
     }
