@@ -164,6 +164,14 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
         try root.forEach(body)
     }
 
+    /// Calls `body` with each leaf's keys and values, in ascending key order: one call per leaf,
+    /// with the entries borrowed, so that a scan's per-entry work runs in the caller's concrete
+    /// code without retaining anything.
+    /// - Complexity: O(n).
+    public func forEachLeaf(_ body: (UnsafeBufferPointer<Key>, UnsafeBufferPointer<Value>) throws -> Void) rethrows {
+        try root.forEachLeaf(body)
+    }
+
     /// Calls `body` with the entries whose keys are `>= lowerBound`, in ascending order,
     /// stopping as soon as `body` returns false.
     /// - Complexity: O(log n + k) for k visited entries.
@@ -407,8 +415,19 @@ extension SortedTree {
 
         func forEach(_ body: (Key, Value) throws -> Void) rethrows {
             guard isLeaf else { for child in children { try child.forEach(body) }; return }
-            let keys = self.keys, values = self.values
-            for index in keys.indices { try body(keys[index], values[index]) }
+            // Borrowed elements: a scan retains nothing per entry.
+            try keys.withUnsafeBufferPointer { keys in
+                try values.withUnsafeBufferPointer { values in
+                    for index in keys.indices { try body(keys[index], values[index]) }
+                }
+            }
+        }
+
+        func forEachLeaf(_ body: (UnsafeBufferPointer<Key>, UnsafeBufferPointer<Value>) throws -> Void) rethrows {
+            guard isLeaf else { for child in children { try child.forEachLeaf(body) }; return }
+            try keys.withUnsafeBufferPointer { keys in
+                try values.withUnsafeBufferPointer { values in try body(keys, values) }
+            }
         }
 
         /// Visits the entries with keys `>= bound` (all if nil); returns false if `body` stopped.

@@ -12,3 +12,14 @@ public struct Row: Hashable, Sendable {
         set { values[column] = newValue }
     }
 }
+
+extension Row {
+    @usableFromInline static let valuesOffset = MemoryLayout<Row>.offset(of: \Row.values)!
+
+    /// Calls `body` with the values of the row stored at `row`, read in place (a scan's inner
+    /// loop: the values array is neither copied nor retained).
+    @inlinable
+    public static func withValues<R>(at row: UnsafePointer<Row>, _ body: (UnsafeBufferPointer<Value>) throws -> R) rethrows -> R {
+        try (UnsafeRawPointer(row) + valuesOffset).assumingMemoryBound(to: [Value].self).pointee.withUnsafeBufferPointer(body)
+    }
+}

@@ -67,7 +67,20 @@ public struct Table: Sendable {
     ///
     /// - Complexity: O(n).
     public func forEachObject(_ body: (ObjectKey, Row) throws -> Void) rethrows {
-        try rows.forEach(body)
+        try rows.forEachLeaf { keys, rows in
+            for index in keys.indices { try body(keys[index], rows[index]) }
+        }
+    }
+
+    /// Calls `body` for every object in ascending key order with its row borrowed in place (a
+    /// scan's inner loop: nothing is copied or retained per object).
+    ///
+    /// - Complexity: O(n).
+    public func forEachRow(_ body: (ObjectKey, UnsafePointer<Row>) throws -> Void) rethrows {
+        try rows.forEachLeaf { keys, rows in
+            guard let base = rows.baseAddress else { return }
+            for index in keys.indices { try body(keys[index], base + index) }
+        }
     }
 
     /// The position of `object` in key order.

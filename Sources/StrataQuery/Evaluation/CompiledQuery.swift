@@ -91,9 +91,13 @@ public struct CompiledQuery: Sendable {
             }
         } else if case .constant(true) = predicate {
             matches = tableData.objectKeys
+        } else if let scanFilter {
+            tableData.forEachRow { key, row in
+                if scanFilter.matches(row) { matches.append(key) }
+            }
         } else {
             tableData.forEachObject { key, row in
-                if accepts(key, row, evaluator) { matches.append(key) }
+                if evaluator.matches(predicate, key: key, row: row) { matches.append(key) }
             }
         }
         return order(matches, snapshot: snapshot, evaluator: evaluator)
@@ -106,8 +110,14 @@ public struct CompiledQuery: Sendable {
         if case .constant(true) = predicate { return tableData.count }
         let evaluator = PredicateEvaluator(snapshot: snapshot, root: table)
         var count = 0
-        tableData.forEachObject { key, row in
-            if accepts(key, row, evaluator) { count += 1 }
+        if let scanFilter {
+            tableData.forEachRow { _, row in
+                if scanFilter.matches(row) { count += 1 }
+            }
+        } else {
+            tableData.forEachObject { key, row in
+                if evaluator.matches(predicate, key: key, row: row) { count += 1 }
+            }
         }
         return count
     }

@@ -59,9 +59,18 @@ struct ScanFilter: Sendable {
     /// - Complexity: O(terms).
     @inline(__always)
     func matches(_ row: Row) -> Bool {
-        row.values.withUnsafeBufferPointer { values in
-            for term in terms where !Self.holds(term, values) { return false }
-            return true
+        withUnsafePointer(to: row) { matches($0) }
+    }
+
+    /// Whether the row at `row` satisfies every term, reading it in place.
+    @inline(__always)
+    func matches(_ row: UnsafePointer<Row>) -> Bool {
+        // Borrowed terms and values: a row's test retains nothing.
+        terms.withUnsafeBufferPointer { terms in
+            Row.withValues(at: row) { values in
+                for index in terms.indices where !Self.holds(terms[index], values) { return false }
+                return true
+            }
         }
     }
 
