@@ -35,10 +35,11 @@ extension Persisted: PersistedAccessor {
     }
 
     static func bind(at address: UnsafeMutableRawPointer, property: Int) {
-        storage(address).pointee.state = .managed(property: property)
+        storage(address).pointee.managedProperty = property
     }
 
     static func unbind(at address: UnsafeMutableRawPointer, value: Any) {
+        storage(address).pointee.managedProperty = -1
         if let value = value as? Value { storage(address).pointee.state = .unmanaged(value) }
     }
 

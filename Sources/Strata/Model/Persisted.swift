@@ -26,12 +26,16 @@ public struct Persisted<Value: _Persistable> {
     enum State {
         case unmanaged(Value)
         case unmanagedNoDefault
-        case managed(property: Int)
     }
 
+    /// On a managed object, the property's index in its class (the handle reads that column);
+    /// -1 while unmanaged. Declared first, so binding an accessor writes one integer at a fixed
+    /// place, without the generic metadata of `State`.
+    @usableFromInline var managedProperty = -1
+    /// The unmanaged value (a managed object keeps the value it had when it was made).
     @usableFromInline var state: State
-    let isIndexed: Bool
-    let isPrimaryKey: Bool
+    @usableFromInline let isIndexed: Bool
+    @usableFromInline let isPrimaryKey: Bool
 
     /// Not available: `@Persisted` works only on properties of `Object` and `EmbeddedObject`
     /// subclasses, through its enclosing-instance subscript.
@@ -41,7 +45,11 @@ public struct Persisted<Value: _Persistable> {
         set { fatalError("@Persisted can only be used as a property on a Realm object") }
     }
 
+    // The initializers are inlinable so that the model's module specializes them: each accessor
+    // made for a managed object runs them, and a generic call would look up `State`'s metadata.
+
     /// Declares a property with the type's default value.
+    @inlinable
     public init() {
         state = .unmanagedNoDefault
         isIndexed = false
@@ -49,12 +57,14 @@ public struct Persisted<Value: _Persistable> {
     }
 
     /// Declares a property with a default value.
+    @inlinable
     public init(wrappedValue value: Value) {
         state = .unmanaged(value)
         isIndexed = false
         isPrimaryKey = false
     }
 
+    @usableFromInline
     init(state: State, indexed: Bool, primaryKey: Bool) {
         self.state = state
         isIndexed = indexed
@@ -73,17 +83,20 @@ public struct Persisted<Value: _Persistable> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
         get {
-            let state = object[keyPath: storageKeyPath].state
-            if let handle = object.handle, case .managed(let property) = state {
-                return handle.read(property: property, as: Value.self, of: object)
+            if let handle = object.handle {
+                let property = object[keyPath: storageKeyPath].managedProperty
+                if property >= 0 { return handle.read(property: property, as: Value.self, of: object) }
             }
-            if case .unmanaged(let value) = state, object.tracer == nil { return value }
+            if object.tracer == nil, case .unmanaged(let value) = object[keyPath: storageKeyPath].state { return value }
             return unmanagedGet(object, storageKeyPath)
         }
         set {
-            if let handle = object.handle, case .managed(let property) = object[keyPath: storageKeyPath].state {
-                handle.write(newValue, property: property)
-                return
+            if let handle = object.handle {
+                let property = object[keyPath: storageKeyPath].managedProperty
+                if property >= 0 {
+                    handle.write(newValue, property: property)
+                    return
+                }
             }
             precondition(object.handle == nil, "a managed object's property was not bound to its column")
             object[keyPath: storageKeyPath].state = .unmanaged(newValue)
@@ -117,19 +130,19 @@ public struct Persisted<Value: _Persistable> {
             let value = Value._rlmDefaultValue()
             state = .unmanaged(value)
             return value
-        case .managed:
-            preconditionFailure("an unmanaged object's property was bound to a column")
         }
     }
 }
 
 extension Persisted where Value: _Indexable {
     /// Declares an indexed property: equality queries on it use an index.
+    @inlinable
     public init(indexed: Bool) {
         self.init(state: .unmanagedNoDefault, indexed: indexed, primaryKey: false)
     }
 
     /// Declares an indexed property with a default value.
+    @inlinable
     public init(wrappedValue value: Value, indexed: Bool) {
         self.init(state: .unmanaged(value), indexed: indexed, primaryKey: false)
     }
@@ -137,11 +150,13 @@ extension Persisted where Value: _Indexable {
 
 extension Persisted where Value: _PrimaryKey {
     /// Declares the primary key: unique per type, immutable once the object is managed.
+    @inlinable
     public init(primaryKey: Bool) {
         self.init(state: .unmanagedNoDefault, indexed: false, primaryKey: primaryKey)
     }
 
     /// Declares the primary key with a default value.
+    @inlinable
     public init(wrappedValue value: Value, primaryKey: Bool) {
         self.init(state: .unmanaged(value), indexed: false, primaryKey: primaryKey)
     }
