@@ -128,20 +128,28 @@ public struct CompiledQuery: Sendable {
             let tableData = snapshot.table(table)
             // Root properties are read straight from the row; paths through links go through
             // the evaluator.
-            let sortValues = keys.map { key in
-                sort.map { sortKey in
+            // One flat array of sort values, row-major, compared in place.
+            let width = sort.count
+            var sortValues: [Value] = []
+            sortValues.reserveCapacity(keys.count * width)
+            for key in keys {
+                for sortKey in sort {
                     if let column = sortKey.path.rootColumn, let value = tableData?.value(of: key, column: column) {
-                        return value
+                        sortValues.append(value)
+                    } else {
+                        sortValues.append(evaluator.value(of: sortKey.path, key: key))
                     }
-                    return evaluator.value(of: sortKey.path, key: key)
                 }
             }
-            let order = keys.indices.sorted { a, b in
-                for (index, key) in sort.enumerated() {
-                    let comparison = sortValues[a][index].compare(sortValues[b][index])
-                    if comparison != 0 { return key.ascending ? comparison < 0 : comparison > 0 }
+            let ascending = sort.map(\.ascending)
+            let order = sortValues.withUnsafeBufferPointer { values in
+                keys.indices.sorted { a, b in
+                    for index in 0..<width {
+                        let comparison = values[a * width + index].compare(values[b * width + index])
+                        if comparison != 0 { return ascending[index] ? comparison < 0 : comparison > 0 }
+                    }
+                    return a < b
                 }
-                return a < b
             }
             keys = order.map { keys[$0] }
         }
