@@ -32,11 +32,15 @@ public final class NotifierHub: @unchecked Sendable {
 
     /// The hub of `store`, created on first use.
     public static func hub(for store: Store) -> NotifierHub {
-        store.attachment("io.strata.notifier-hub") {
+        let hub = store.attachment("io.strata.notifier-hub") {
             let hub = NotifierHub(store: store)
             hub.observerID = store.addPublishObserver { [weak hub] version in hub?.noteCommit(version) }
             return hub
         }
+        // Versions published before the hub's observer was added are announced here; later ones
+        // by the observer.
+        hub.noteCommit(store.currentSnapshot.version)
+        return hub
     }
 
     /// The newest version the worker has prepared notifiers for, pinned.
@@ -114,6 +118,11 @@ public final class NotifierHub: @unchecked Sendable {
             }
             guard let work, let store else { return }
             let pin = store.pinForNotifier()
+            // A version is prepared only once the hub's publish observer has run for it: the
+            // store's publish observers run in registration order, so no notification is
+            // delivered before an observer registered ahead of the hub (a commit clock, say) has
+            // seen the commit. The pin may be ahead when the worker woke for an earlier version.
+            state.wait(until: { $0.requested >= pin.version || ($0.targets.isEmpty && $0.notifiers.isEmpty) }) { _ in }
             for notifier in work.notifiers { notifier.prepare(to: pin, store: store) }
             let advanced = state.withLockedValue { state -> Bool in
                 state.processed = max(state.processed, pin.version)

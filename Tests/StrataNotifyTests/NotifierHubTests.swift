@@ -1,0 +1,77 @@
+import Dispatch
+import Foundation
+import StrataEngine
+import StrataEventLoop
+@testable import StrataNotify
+import StrataSupport
+import Testing
+
+/// A notifier that records the versions the worker prepares it for.
+private final class RecordingNotifier: AnyNotifier, @unchecked Sendable {
+    // Safety: the recorded versions are in a locked box; the rest is constant.
+    let prepared = LockedValueBox<[UInt64]>([])
+
+    func prepare(to pin: PinnedSnapshot, store: Store) { prepared.withLockedValue { $0.append(pin.version) } }
+    var pendingVersion: UInt64? { nil }
+    var pendingPin: PinnedSnapshot? { nil }
+    var deliveredVersion: UInt64? { nil }
+    func skip(to pin: PinnedSnapshot, store: Store) {}
+    var hasDeliveredInitial: Bool { true }
+    func prepareInitial(at pin: PinnedSnapshot, store: Store) {}
+
+    /// Waits (at most `timeout`) until a version at least `version` was prepared.
+    func waitForVersion(_ version: UInt64, timeout: TimeInterval = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if prepared.withLockedValue({ $0.contains { $0 >= version } }) { return true }
+            usleep(1_000)
+        }
+        return false
+    }
+}
+
+@Suite("Notifier hub")
+struct NotifierHubTests {
+    @Test("the worker prepares a version only after the publish observers registered before the hub have run for it")
+    func preparesAfterEarlierPublishObservers() throws {
+        let store = try Store.open(StoreConfiguration(location: .inMemory(identifier: UUID().uuidString)))
+        let table = try store.write { try $0.createTable(TableSchema(name: "T", columns: [ColumnSchema("n", .int)])) }
+        // Timeline: the clock (registered first) blocks on the commit of version 3 until `release`;
+        // meanwhile a new registration wakes the worker, which must not prepare version 3 yet.
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let clockSaw = LockedValueBox<UInt64>(0)
+        let blockedVersion = store.currentSnapshot.version + 1
+        let clock = store.addPublishObserver { version in
+            if version == blockedVersion {
+                entered.signal()
+                release.wait()
+            }
+            clockSaw.withLockedValue { $0 = version }
+        }
+        defer { store.removePublishObserver(clock) }
+
+        let hub = NotifierHub.hub(for: store)
+        let target = NotificationTarget(scheduler: DispatchQueueScheduler(queue: DispatchQueue(label: "hub-test")))
+        let first = RecordingNotifier()
+        hub.register(first, target: target)
+        defer { hub.unregister(first) }
+        #expect(first.waitForVersion(blockedVersion - 1))
+
+        let writer = Thread { _ = try? store.write { _ = try $0.insertObject(into: table, values: [.int(1)]) } }
+        writer.start()
+        entered.wait()
+        // Version 3 is published and the clock is inside its observer: wake the worker.
+        let second = RecordingNotifier()
+        hub.register(second, target: target)
+        defer { hub.unregister(second) }
+        // Absence can only be checked over a window: a worker that ran ahead would have prepared
+        // version 3 within microseconds.
+        #expect(!first.waitForVersion(blockedVersion, timeout: 0.3))
+        #expect(!second.waitForVersion(blockedVersion, timeout: 0.01))
+
+        release.signal()
+        #expect(first.waitForVersion(blockedVersion) && second.waitForVersion(blockedVersion))
+        #expect(clockSaw.withLockedValue { $0 } == blockedVersion)
+    }
+}
