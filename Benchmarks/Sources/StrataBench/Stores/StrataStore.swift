@@ -8,12 +8,18 @@ final class StrataStore {
     let configuration: Realm.Configuration
     let realm: Realm
     let sync: String
+    /// With `commitClock: true`, the clock that stamps each commit (W7).
+    let clock: StrataCommitClock?
     private let scratch = Scratch()
 
-    init(_ pairing: Pairing, seededRows rows: Int64 = 0) throws {
+    /// Creates the store; `commitClock` registers a ``StrataCommitClock`` before the Realm opens,
+    /// so that it is the store's first publish observer and stamps every commit before the
+    /// notifier (which the Realm may start as it opens) sees it.
+    init(_ pairing: Pairing, seededRows rows: Int64 = 0, commitClock: Bool = false) throws {
         configuration = Realm.Configuration(
             fileURL: URL(fileURLWithPath: scratch.file("bench.strata")), objectTypes: [BenchPerson.self],
             durability: pairing.strata)
+        clock = commitClock ? try StrataCommitClock(configuration) : nil
         realm = try Realm(configuration: configuration)
         sync = "durability=.\(pairing.strata)"
         if rows > 0 { try seed(1...rows) }

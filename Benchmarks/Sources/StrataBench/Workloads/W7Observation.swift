@@ -87,8 +87,8 @@ enum W7Observation {
     }
 
     static func strata() throws -> Figures {
-        let store = try StrataStore(.normal, seededRows: Expected.rows)
-        let clock = try StrataCommitClock(store.configuration)
+        let store = try StrataStore(.normal, seededRows: Expected.rows, commitClock: true)
+        let clock = store.clock!
         let o1 = AwaitedValue("W7 O1"), o2 = AwaitedValue("W7 O2")
         let checksums = Locked(0)
         o1.expect(Expected.ageOver50)
