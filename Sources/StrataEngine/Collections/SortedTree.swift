@@ -415,16 +415,15 @@ extension SortedTree {
 
         func forEach(_ body: (Key, Value) throws -> Void) rethrows {
             guard isLeaf else { for child in children { try child.forEach(body) }; return }
-            // Borrowed elements: a scan retains nothing per entry.
-            try keys.withUnsafeBufferPointer { keys in
-                try values.withUnsafeBufferPointer { values in
-                    for index in keys.indices { try body(keys[index], values[index]) }
-                }
-            }
+            let keys = self.keys, values = self.values
+            for index in keys.indices { try body(keys[index], values[index]) }
         }
 
         func forEachLeaf(_ body: (UnsafeBufferPointer<Key>, UnsafeBufferPointer<Value>) throws -> Void) rethrows {
             guard isLeaf else { for child in children { try child.forEachLeaf(body) }; return }
+            // Local references to the leaf's arrays (one retain per leaf): `body` may mutate a
+            // tree that shares this node, and the buffers must outlive that.
+            let keys = self.keys, values = self.values
             try keys.withUnsafeBufferPointer { keys in
                 try values.withUnsafeBufferPointer { values in try body(keys, values) }
             }
