@@ -7,6 +7,8 @@ final class TableInfo {
     let classInfo: ClassInfo
     /// Property index → column index in the table (-1 for computed `LinkingObjects`).
     let columns: [Int]
+    /// Each column's empty value, in column order: the row an insert starts from.
+    let emptyRow: [Value]
 
     init(key: TableKey, classInfo: ClassInfo, schema: TableSchema) {
         self.key = key
@@ -14,6 +16,7 @@ final class TableInfo {
         columns = classInfo.properties.map { property in
             property.isLinkingObjects ? -1 : (schema.columnIndex(property.name) ?? -1)
         }
+        emptyRow = schema.columns.map(\.emptyValue)
     }
 }
 

@@ -83,13 +83,20 @@ extension Realm {
             return nil
         }
 
-        // Read every unmanaged value before the object is bound (binding hides them).
-        let unmanaged = info.properties.map { property -> Any? in
-            property.isLinkingObjects ? nil : property.accessor.unmanagedValue(at: object.address(of: property))
+        // Plain values go straight from the object's fields to stored values; the primary key
+        // first, to find an existing object.
+        func storedValue(_ index: Int) -> StrataEngine.Value {
+            let property = info.properties[index]
+            return property.accessor.unmanagedStoredValue(at: object.address(of: property), context)
         }
-        let schema = transaction.snapshot.table(table.key)!.schema
+        /// The unmanaged values as the update path and object-valued properties take them.
+        func unmanagedValues() -> [Any?] {
+            info.properties.map { property -> Any? in
+                property.isLinkingObjects ? nil : property.accessor.unmanagedValue(at: object.address(of: property))
+            }
+        }
         if let primaryKey = info.primaryKey {
-            let keyValue = info.properties[primaryKey].accessor.stored(unmanaged[primaryKey]!, context)
+            let keyValue = storedValue(primaryKey)
             if let existing = transaction.snapshot.table(table.key)!.object(forPrimaryKey: keyValue) {
                 guard context.update != .error else {
                     recordWriteFailure(Realm.Error(
@@ -98,6 +105,7 @@ extension Realm {
                             + "value '\(describe(keyValue))'."))
                     return nil
                 }
+                let unmanaged = unmanagedValues()
                 object.bind(to: ObjectHandle(realm: self, table: table, key: existing))
                 update(existing, in: table, with: unmanaged, context, only: onlyProperties)
                 return ObjectLink(table: table.key, key: existing)
@@ -105,15 +113,14 @@ extension Realm {
         }
 
         // Insert with plain values now and object-valued properties (which may link back here)
-        // once the object has a key.
-        var values = schema.columns.map(\.emptyValue)
-        var deferred: [Int] = []
+        // once the object has a key; those are read before the object is bound.
+        var values = table.emptyRow
+        var deferred: [(index: Int, value: Any)] = []
         for (index, property) in info.properties.enumerated() where !property.isLinkingObjects {
-            let column = table.columns[index]
             if property.column.objectType != nil || property.column.type == .mixed {
-                deferred.append(index)
+                deferred.append((index, property.accessor.unmanagedValue(at: object.address(of: property))))
             } else {
-                values[column] = property.accessor.stored(unmanaged[index]!, context)
+                values[table.columns[index]] = storedValue(index)
             }
         }
         guard writeIsLive else { return nil }
@@ -125,8 +132,8 @@ extension Realm {
             return nil
         }
         object.bind(to: ObjectHandle(realm: self, table: table, key: key))
-        for index in deferred {
-            let stored = info.properties[index].accessor.stored(unmanaged[index]!, context)
+        for (index, value) in deferred {
+            let stored = info.properties[index].accessor.stored(value, context)
             guard let live = self.transaction else { return nil }
             do {
                 try live.setValue(stored, at: PropertyPath(table: table.key, object: key, column: table.columns[index]))
