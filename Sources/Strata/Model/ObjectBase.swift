@@ -7,14 +7,18 @@ import StrataEngine
 /// *managed*: its `@Persisted` properties read and write the Realm, and it is confined to the
 /// Realm's thread.
 open class ObjectBase: CustomStringConvertible {
+    // These fields are read on every property access. They need no dynamic exclusivity checks:
+    // an object is confined to its Realm's thread (a frozen one is never written after it is
+    // bound and skips the row cache), and no access to them spans a call that could reach them.
+
     /// Where a managed object lives; nil while unmanaged.
-    @usableFromInline var handle: ObjectHandle?
+    @usableFromInline @exclusivity(unchecked) var handle: ObjectHandle?
     /// Set on the throwaway instances that turn Swift key paths into property names.
-    @usableFromInline var tracer: KeyPathTracer?
+    @usableFromInline @exclusivity(unchecked) var tracer: KeyPathTracer?
     /// The managed object's row as last read, and when: property reads skip the snapshot, table
     /// and tree lookups while nothing changed.
-    var cachedRow: Row?
-    var cachedRowKey = RealmState.ReadKey.none
+    @exclusivity(unchecked) var cachedRow: Row?
+    @exclusivity(unchecked) var cachedRowKey = RealmState.ReadKey.none
 
     /// Creates an unmanaged object with default property values.
     public required init() {}

@@ -203,13 +203,16 @@ public enum FileSystem {
         defer { closedir(handle) }
         var names: [String] = []
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+            // Read the name in place, up to its NUL: `entry.pointee` would copy the whole
+            // 256-byte `d_name`, and a short entry at the end of readdir's buffer has fewer
+            // bytes behind it than that (a read past the buffer, which crashed strata-eventd).
+            let name = String(cString: (UnsafeRawPointer(entry) + Self.direntNameOffset).assumingMemoryBound(to: CChar.self))
             if name.hasPrefix(prefix) { names.append(name) }
         }
         return names.sorted()
     }
+
+    private static let direntNameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     /// The directory part of `path` (`.` for a bare file name).
     public static func parentDirectory(of path: String) -> String {
