@@ -48,20 +48,29 @@ final class DaemonProcess {
     static let patience: Duration = .seconds(60)
 
     /// SIGTERM, then waits for the drain; returns the exit status. A daemon still running after
-    /// ``patience`` is killed and reported as a failure (-1), with its log.
+    /// ``patience`` is killed and reported as a failure (-1); a daemon that had already died or
+    /// exits with a failure is reported with its log (a crash's backtrace is there).
     @discardableResult
     func terminate() -> Int32 {
-        guard process.isRunning else { return process.terminationStatus }
+        guard process.isRunning else {
+            if process.terminationStatus != 0 { recordLog("strata-eventd had exited with status \(process.terminationStatus)") }
+            return process.terminationStatus
+        }
         process.terminate()
         let deadline = ContinuousClock.now + Self.patience
         while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
         guard !process.isRunning else {
             kill()
-            let log = (try? String(contentsOfFile: dataPath + ".log", encoding: .utf8)) ?? ""
-            Issue.record("strata-eventd did not exit within \(Self.patience) of SIGTERM; its log:\n\(log.suffix(4_000))")
+            recordLog("strata-eventd did not exit within \(Self.patience) of SIGTERM")
             return -1
         }
+        if process.terminationStatus != 0 { recordLog("strata-eventd exited with status \(process.terminationStatus)") }
         return process.terminationStatus
+    }
+
+    private func recordLog(_ failure: String) {
+        let log = (try? String(contentsOfFile: dataPath + ".log", encoding: .utf8)) ?? ""
+        Issue.record("\(failure); the end of its log:\n\(log.suffix(4_000))")
     }
 
     /// SIGKILL, then waits.
