@@ -81,14 +81,7 @@ struct ScanFilter: Sendable {
             guard case .int(let stored) = values[column] else {
                 return ValueComparison.holds(values[column], op, .int(constant), options: [])
             }
-            switch op {
-            case .equal: return stored == constant
-            case .notEqual: return stored != constant
-            case .less: return stored < constant
-            case .lessOrEqual: return stored <= constant
-            case .greater: return stored > constant
-            default: return stored >= constant
-            }
+            return ValueComparison.holds(stored, op, constant)
         case .string(let column, let equal, let constant):
             guard case .string(let stored) = values[column] else {
                 return ValueComparison.holds(values[column], equal ? .equal : .notEqual, .string(constant), options: [])

@@ -7,17 +7,7 @@ enum ValueComparison {
     /// Whether `left op right` holds.
     static func holds(_ left: Value, _ op: ComparisonOperator, _ right: Value, options: StringOptions) -> Bool {
         // Same-kind ints and strings are the hot path of scans.
-        if case .int(let a) = left, case .int(let b) = right {
-            switch op {
-            case .equal: return a == b
-            case .notEqual: return a != b
-            case .less: return a < b
-            case .lessOrEqual: return a <= b
-            case .greater: return a > b
-            case .greaterOrEqual: return a >= b
-            default: return false
-            }
-        }
+        if case .int(let a) = left, case .int(let b) = right { return holds(a, op, b) }
         if options.isEmpty, case .string(let a) = left, case .string(let b) = right {
             if op == .equal { return a == b }
             if op == .notEqual { return a != b }
@@ -30,6 +20,20 @@ enum ValueComparison {
         case .greater: return order(left, right).map { $0 > 0 } ?? false
         case .greaterOrEqual: return order(left, right).map { $0 >= 0 } ?? false
         case .beginsWith, .endsWith, .contains, .like: return stringTest(left, op, right, options)
+        }
+    }
+
+    /// Whether `a op b` holds for two integers (false for the string operators).
+    @inline(__always)
+    static func holds(_ a: Int64, _ op: ComparisonOperator, _ b: Int64) -> Bool {
+        switch op {
+        case .equal: return a == b
+        case .notEqual: return a != b
+        case .less: return a < b
+        case .lessOrEqual: return a <= b
+        case .greater: return a > b
+        case .greaterOrEqual: return a >= b
+        default: return false
         }
     }
 
