@@ -83,18 +83,26 @@ let package = Package(
             path: "Tests/CrashWorker",
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "StrataStorageTests", dependencies: ["StrataStorage"], swiftSettings: strictSettings),
+        // Helpers every test target shares (temporary directories, seeded random numbers, threads).
+        .target(
+            name: "StrataTestSupport", dependencies: ["StrataSupport"], path: "Tests/StrataTestSupport",
+            swiftSettings: strictSettings),
         .testTarget(
-            name: "StrataQueryTests", dependencies: ["StrataQuery"], exclude: ["FuzzCorpus"], swiftSettings: strictSettings),
-        .testTarget(name: "StrataEngineTests", dependencies: ["StrataEngine"], swiftSettings: strictSettings),
+            name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StrataQueryTests", dependencies: ["StrataQuery", "StrataTestSupport"], exclude: ["FuzzCorpus"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StrataEngineTests", dependencies: ["StrataEngine", "StrataTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "StrataCrashTests",
-            dependencies: ["StrataEngine", "strata-crash-worker"],
+            dependencies: ["StrataEngine", "StrataTestSupport", "strata-crash-worker"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "StrataTests", dependencies: ["Strata"], swiftSettings: strictSettings),
+        .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "RealmSwiftCompatibilityTests", dependencies: ["RealmSwift"], swiftSettings: strictSettings),
-        .testTarget(name: "StrataEventdTests", dependencies: ["StrataEventd", "strata-eventd"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StrataEventdTests", dependencies: ["StrataEventd", "StrataTestSupport", "strata-eventd"],
+            swiftSettings: strictSettings),
         .testTarget(name: "StrataNotifyTests", dependencies: ["StrataNotify"], swiftSettings: strictSettings),
         .testTarget(name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV"], swiftSettings: strictSettings),
         .executableTarget(name: "strata-query-fuzz", dependencies: ["StrataQuery"], path: "Sources/StrataQueryFuzz", swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),

@@ -15,9 +15,10 @@ struct CrashRecoveryTests {
         let seed = ProcessInfo.processInfo.environment["STRATA_SEED"].flatMap(UInt64.init)
             ?? UInt64.random(in: 1...UInt64(UInt32.max))
         print("crash test: \(cycles) cycles, seed \(seed) (STRATA_SEED=\(seed) replays it)")
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         let worker = try CrashWorker.locate()
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory.create()
+        defer { directory.remove() }
         let path = directory.path + "/crash.strata"
 
         var acknowledged: Int64 = 0

@@ -6,7 +6,8 @@ import Testing
 struct SecondProcessTests {
     @Test("opening a store another process holds fails with alreadyOpenInAnotherProcess and changes nothing")
     func secondProcessIsRefused() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory.create()
+        defer { directory.remove() }
         let path = directory.path + "/shared.strata"
         let store = try Store.open(.file(path))
         let table = try store.write { tx in

@@ -1,29 +1,3 @@
-import Foundation
-
-/// A fresh directory under /tmp, removed when the value is released.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/strata-test-XXXXXX".utf8CString)
-        guard let created = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
-        path = String(cString: created)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-}
-
-/// SplitMix64, a small seeded generator so a failing run can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+// The shared test helpers (temporary directories, seeded random numbers) for every file of this
+// target.
+@_exported import StrataTestSupport

@@ -1,21 +1,6 @@
 import Testing
 @testable import StrataEngine
 
-/// SplitMix64: a small, fast, seedable generator so failures can be replayed from the printed seed.
-private struct TreeTestRNG: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A reference payload, to observe whether a stored value is copied.
 private final class TreeTestBox: Sendable {
     let number: Int
@@ -43,7 +28,7 @@ struct SortedTreeTests {
 
     /// Compares everything observable about `tree` with `model`, probing rank/index at random keys.
     private func expectMatches(
-        _ tree: Tree, _ model: [Int: Int], probes: Int, keySpace: Int, rng: inout TreeTestRNG,
+        _ tree: Tree, _ model: [Int: Int], probes: Int, keySpace: Int, rng: inout SeededRandom,
         sourceLocation: SourceLocation = #_sourceLocation
     ) {
         tree.checkInvariants()
@@ -95,7 +80,7 @@ struct SortedTreeTests {
     )
     func randomizedOperationsMatchDictionary(seed: UInt64) {
         print("SortedTree randomized test seed: 0x\(String(seed, radix: 16))")
-        var rng = TreeTestRNG(seed: seed)
+        var rng = SeededRandom(seed: seed)
         var tree = Tree()
         var model: [Int: Int] = [:]
         let keySpace = 8_000

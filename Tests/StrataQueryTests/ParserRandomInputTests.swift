@@ -1,6 +1,7 @@
 import Foundation
 import StrataEngine
 import StrataQuery
+import StrataTestSupport
 import Testing
 
 /// Random and fuzz-corpus inputs: parsing must return or throw, never trap or hang.
@@ -31,7 +32,7 @@ struct ParserRandomInputTests {
         let seed = ProcessInfo.processInfo.environment["RQL_RANDOM_SEED"].flatMap { UInt64($0) }
             ?? UInt64.random(in: 0...UInt64.max)
         print("RQL random-input test seed: \(seed) (rerun with RQL_RANDOM_SEED=\(seed))")
-        var random = SplitMix64(seed: seed)
+        var random = SeededRandom(seed: seed)
         var parsed = 0
         for _ in 0..<10_000 {
             var text = ""
@@ -49,7 +50,7 @@ struct ParserRandomInputTests {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("FuzzCorpus")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
         #expect(files.count >= 12)
-        var random = SplitMix64(seed: 42)
+        var random = SeededRandom(seed: 42)
         for file in files {
             let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
             #expect(throws: Never.self, "\(file)") { try RQLParser.parse(text, arguments: Self.arguments) }
@@ -78,20 +79,5 @@ struct ParserRandomInputTests {
             #expect(error.message.hasSuffix(" at position \(error.position)"), "\(text.debugDescription): \(error)")
             return false
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing run can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -10,7 +10,7 @@ struct CheckpointFileTests {
     @Test("A written checkpoint reads back with its version and payload, in the documented layout")
     func roundTrip() throws {
         try withTemporaryDirectory { directory in
-            let path = directory + "/store.checkpoint"
+            let path = directory.file("store.checkpoint")
             try CheckpointFile.write(path: path, version: 0x0102_0304_0506_0708, payload: samplePayloadBytes)
             let contents = try #require(try CheckpointFile.read(path: path))
             #expect(contents.version == 0x0102_0304_0506_0708)
@@ -30,7 +30,7 @@ struct CheckpointFileTests {
     @Test("An empty payload round-trips")
     func emptyPayload() throws {
         try withTemporaryDirectory { directory in
-            let path = directory + "/store.checkpoint"
+            let path = directory.file("store.checkpoint")
             try CheckpointFile.write(path: path, version: 7, payload: [])
             let contents = try #require(try CheckpointFile.read(path: path))
             #expect(contents.version == 7)
@@ -42,7 +42,7 @@ struct CheckpointFileTests {
     @Test("Writing again replaces the checkpoint")
     func replace() throws {
         try withTemporaryDirectory { directory in
-            let path = directory + "/store.checkpoint"
+            let path = directory.file("store.checkpoint")
             try CheckpointFile.write(path: path, version: 1, payload: samplePayloadBytes)
             try CheckpointFile.write(path: path, version: 2, payload: [42, 43])
             let contents = try #require(try CheckpointFile.read(path: path))
@@ -54,7 +54,7 @@ struct CheckpointFileTests {
     @Test("Reading a checkpoint that does not exist returns nil")
     func missing() throws {
         try withTemporaryDirectory { directory in
-            let contents = try CheckpointFile.read(path: directory + "/none.checkpoint")
+            let contents = try CheckpointFile.read(path: directory.file("none.checkpoint"))
             #expect(contents == nil)
         }
     }
@@ -62,10 +62,10 @@ struct CheckpointFileTests {
     @Test("A leftover .tmp file is ignored by read, and the next write replaces it")
     func leftoverTemporary() throws {
         try withTemporaryDirectory { directory in
-            let path = directory + "/store.checkpoint"
+            let path = directory.file("store.checkpoint")
             // A complete checkpoint that was never renamed into place does not count.
-            try CheckpointFile.write(path: directory + "/other", version: 9, payload: [9])
-            try writeFile(path + ".tmp", try readFile(directory + "/other"))
+            try CheckpointFile.write(path: directory.file("other"), version: 9, payload: [9])
+            try writeFile(path + ".tmp", try readFile(directory.file("other")))
             let beforeAnyCheckpoint = try CheckpointFile.read(path: path)
             #expect(beforeAnyCheckpoint == nil)
 
@@ -86,7 +86,7 @@ struct CheckpointFileTests {
     )
     func everyByteFlip() throws {
         try withTemporaryDirectory { directory in
-            let path = directory + "/store.checkpoint"
+            let path = directory.file("store.checkpoint")
             try CheckpointFile.write(path: path, version: 12, payload: samplePayloadBytes)
             let original = try readFile(path)
             for index in original.indices {
@@ -108,7 +108,7 @@ struct CheckpointFileTests {
     @Test("A checkpoint shorter or longer than its header says throws corruptFile at offset 40")
     func lengthMismatch() throws {
         try withTemporaryDirectory { directory in
-            let path = directory + "/store.checkpoint"
+            let path = directory.file("store.checkpoint")
             try CheckpointFile.write(path: path, version: 12, payload: samplePayloadBytes)
             let original = try readFile(path)
             for damaged in [Array(original.dropLast()), original + [0], Array(original[..<CheckpointFile.headerSize])] {
@@ -125,7 +125,7 @@ struct CheckpointFileTests {
     @Test("A checkpoint cut inside its header throws corruptFile; one cut inside the magic, invalidFileFormat")
     func truncatedHeader() throws {
         try withTemporaryDirectory { directory in
-            let path = directory + "/store.checkpoint"
+            let path = directory.file("store.checkpoint")
             try CheckpointFile.write(path: path, version: 12, payload: samplePayloadBytes)
             let original = try readFile(path)
             for length in 0..<CheckpointFile.headerSize {
@@ -141,7 +141,7 @@ struct CheckpointFileTests {
     @Test("A checkpoint of an unknown format version with valid checksums throws invalidFileFormat at offset 8")
     func unknownFormat() throws {
         try withTemporaryDirectory { directory in
-            let path = directory + "/store.checkpoint"
+            let path = directory.file("store.checkpoint")
             var header = ByteWriter()
             header.writeRaw(Array("STRATACK".utf8))
             header.writeFixed(UInt32(2))

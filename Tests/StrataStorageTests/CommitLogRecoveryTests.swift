@@ -12,8 +12,8 @@ private struct FiveRecordLog {
     let starts: [Int]
     let ends: [Int]
 
-    init(directory: String, name: String = "store.strata") throws {
-        store = directory + "/" + name
+    init(directory: TemporaryDirectory, name: String = "store.strata") throws {
+        store = directory.file("") + name
         segment = LogSegment.path(storePath: store, sequence: 1)
         let (log, _) = try CommitLog.open(storePath: store, checkpointVersion: 0)
         var starts: [Int] = []
@@ -48,7 +48,7 @@ struct CommitLogRecoveryTests {
             let original = try FiveRecordLog(directory: directory)
             #expect(original.bytes.count == original.ends[4])
             for length in original.ends[2]..<original.bytes.count {
-                let store = directory + "/torn-\(length).strata"
+                let store = directory.file("torn-\(length).strata")
                 let segment = LogSegment.path(storePath: store, sequence: 1)
                 try writeFile(segment, Array(original.bytes[..<length]))
 

@@ -15,18 +15,18 @@ import StrataSupport
 private func relativeStorePathStatus() -> Int32 {
     do {
         return try withTemporaryDirectory { directory -> Int32 in
-            guard chdir(directory) == 0 else { return 1 }
+            guard chdir(directory.path) == 0 else { return 1 }
             let store = "store.strata"
             do {
                 let (log, _) = try CommitLog.open(storePath: store, checkpointVersion: 0)
                 try appendRecords(log, versions: 1...3)
                 try log.sync()
             }
-            let sizeBefore = try fileSize(directory + "/" + LogSegment.path(storePath: store, sequence: 1))
+            let sizeBefore = try fileSize(directory.file("") + LogSegment.path(storePath: store, sequence: 1))
             guard try CommitLog.segmentPaths(storePath: store).count == 1 else { return 2 }
             let (_, recovery) = try CommitLog.open(storePath: store, checkpointVersion: 0)
             guard recovery.records.map(\.version) == [1, 2, 3] else { return 3 }
-            let sizeAfter = try fileSize(directory + "/" + LogSegment.path(storePath: store, sequence: 1))
+            let sizeAfter = try fileSize(directory.file("") + LogSegment.path(storePath: store, sequence: 1))
             return sizeAfter == sizeBefore ? 0 : 4
         }
     } catch {
@@ -241,7 +241,7 @@ struct CommitLogTests {
                 store + ".log.000000000000001",  // 15 digits
                 store + ".log.000000000000000g",  // not hex
                 store + ".log.00000000000000010",  // 17 digits
-                directory + "/other.strata.log.0000000000000001",
+                directory.file("other.strata.log.0000000000000001"),
             ]
             for path in unrelated { try writeFile(path, [1, 2, 3]) }
             let (log, _) = try CommitLog.open(storePath: store, checkpointVersion: 0)

@@ -16,14 +16,14 @@ struct DirectoryListingTests {
             for n in 0..<3_000 {
                 let name = "store.strata.log." + String(format: "%016llx", UInt64(n)) + String(repeating: "z", count: n % 40)
                 expected.append(name)
-                #expect(FileManager.default.createFile(atPath: directory + "/" + name, contents: nil))
-                let other = directory + "/o\(n % 7)" + String(repeating: "y", count: n % 200)
+                #expect(FileManager.default.createFile(atPath: directory.file("") + name, contents: nil))
+                let other = directory.file("o\(n % 7)") + String(repeating: "y", count: n % 200)
                 if !FileManager.default.fileExists(atPath: other) {
                     #expect(FileManager.default.createFile(atPath: other, contents: nil))
                 }
             }
             for _ in 0..<20 {
-                let listed = try FileSystem.siblings(of: directory + "/store.strata", withPrefix: "store.strata.log.")
+                let listed = try FileSystem.siblings(of: directory.file("store.strata"), withPrefix: "store.strata.log.")
                 #expect(listed == expected.sorted())
             }
         }

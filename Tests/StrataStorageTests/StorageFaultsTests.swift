@@ -14,12 +14,12 @@ struct StorageFaultsTests {
     @Test("failNextSyncs makes the next sync of a matching file fail with EIO, once per armed count")
     func syncFails() throws {
         try withTemporaryDirectory { directory in
-            let path = directory + "/data"
+            let path = directory.file("data")
             let file = try POSIXFile(path: path, mode: .truncate)
             try file.write([1, 2, 3], at: 0)
             try file.sync()
 
-            StorageFaults.shared.failNextSyncs(matching: directory, count: 2)
+            StorageFaults.shared.failNextSyncs(matching: directory.path, count: 2)
             for attempt in 1...2 {
                 let error = #expect(throws: StrataError.self, "attempt \(attempt)") { try file.sync() }
                 #expect(error?.code == .fileAccess)
@@ -33,11 +33,11 @@ struct StorageFaultsTests {
     @Test("A fault armed for another path leaves this file's sync alone, and reset disarms faults")
     func otherPathsAndReset() throws {
         try withTemporaryDirectory { directory in
-            let file = try POSIXFile(path: directory + "/data", mode: .truncate)
-            StorageFaults.shared.failNextSyncs(matching: directory + "/other")
+            let file = try POSIXFile(path: directory.file("data"), mode: .truncate)
+            StorageFaults.shared.failNextSyncs(matching: directory.file("other"))
             try file.sync()
-            StorageFaults.shared.failNextSyncs(matching: directory + "/data")
-            StorageFaults.shared.reset(matching: directory + "/data")
+            StorageFaults.shared.failNextSyncs(matching: directory.file("data"))
+            StorageFaults.shared.reset(matching: directory.file("data"))
             try file.sync()
         }
     }
@@ -80,7 +80,7 @@ struct StorageFaultsTests {
     @Test("A failed sync while writing a checkpoint throws fileAccess and leaves the previous checkpoint in place")
     func checkpointWriteFailure() throws {
         try withTemporaryDirectory { directory in
-            let path = directory + "/store.checkpoint"
+            let path = directory.file("store.checkpoint")
             try CheckpointFile.write(path: path, version: 1, payload: [1, 1, 1])
             StorageFaults.shared.failNextSyncs(matching: path + ".tmp")
             let error = #expect(throws: StrataError.self) {

@@ -6,20 +6,9 @@ import Darwin
 import Foundation
 @testable import StrataStorage
 import StrataSupport
-
-/// Runs `body` with a fresh directory made by `mkdtemp` under /tmp, and removes it afterwards
-/// whether `body` returns or throws.
-func withTemporaryDirectory<R>(_ body: (String) throws -> R) throws -> R {
-    var template = Array("/tmp/strata-storage-test-XXXXXX".utf8CString)
-    let path = try template.withUnsafeMutableBufferPointer { buffer -> String in
-        guard let created = mkdtemp(buffer.baseAddress!) else {
-            throw StrataError(.fileAccess, "mkdtemp failed", errno: errno)
-        }
-        return String(cString: created)
-    }
-    defer { try? FileManager.default.removeItem(atPath: path) }
-    return try body(path)
-}
+// The shared test helpers (temporary directories, seeded random numbers, threads) for every
+// file of this target.
+@_exported import StrataTestSupport
 
 /// The whole contents of the file at `path`.
 func readFile(_ path: String) throws -> [UInt8] {
@@ -59,6 +48,6 @@ func appendRecords(_ log: CommitLog, versions: ClosedRange<UInt64>) throws {
 }
 
 /// The path of the store used by the commit-log tests inside `directory`.
-func storePath(in directory: String) -> String {
-    directory + "/store.strata"
+func storePath(in directory: TemporaryDirectory) -> String {
+    directory.file("store.strata")
 }

@@ -1,18 +1,7 @@
 import Foundation
 @testable import Strata
+import StrataTestSupport
 import Testing
-
-/// SplitMix64: a small seeded generator, so a failing run can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Checks every delivered change set against the collection it describes: applying the
 /// deletions and insertions to the previous contents must give the new contents, and the
@@ -88,7 +77,7 @@ struct RandomizedNotificationTests {
     func randomizedChangeSets() throws {
         let seed = UInt64(ProcessInfo.processInfo.environment["STRATA_NOTIFY_SEED"] ?? "") ?? UInt64.random(in: 0...UInt64.max)
         print("randomized notifications seed: \(seed) (STRATA_NOTIFY_SEED=\(seed) replays it)")
-        var random = SplitMix64(state: seed)
+        var random = SeededRandom(seed: seed)
         let fixture = try NotificationFixture()
         try fixture.write { realm in
             for id in 0..<8 { realm.add(NotePerson(value: ["id": id, "name": "p\(id)"])) }

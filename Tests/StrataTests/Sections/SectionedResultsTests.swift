@@ -1,5 +1,6 @@
 import Foundation
 @testable import Strata
+import StrataTestSupport
 import Testing
 
 final class SectionContact: Object {
@@ -69,7 +70,7 @@ struct SectionedResultsTests {
     func randomizedLayouts() {
         let seed = ProcessInfo.processInfo.environment["STRATA_SECTIONS_SEED"].flatMap(UInt64.init) ?? 7
         print("randomized section layouts, seed \(seed) (STRATA_SECTIONS_SEED)")
-        var random = SplitMix64(state: seed)
+        var random = SeededRandom(seed: seed)
         func next(_ bound: Int) -> Int { Int(random.next() % UInt64(bound)) }
         for round in 0..<400 {
             let sorted = round % 2 == 0

@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Foundation
+import StrataSupport
+
+/// Polls `condition` every millisecond until it holds or `timeout` seconds pass.
+///
+/// - Returns: whether the condition held.
+@discardableResult
+public func waitUntil(timeout: Double, _ condition: () -> Bool) -> Bool {
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout * 1e9)
+    while !condition() {
+        if DispatchTime.now().uptimeNanoseconds > deadline { return condition() }
+        usleep(1_000)
+    }
+    return true
+}
+
+/// Collects failures seen on background threads, where `#expect` cannot attribute them to the
+/// running test; the test asserts that the log is empty afterwards.
+public final class FailureLog: Sendable {
+    private let entries = LockedValueBox<[String]>([])
+
+    public init() {}
+
+    /// Keeps `message` (the first 50 only).
+    public func record(_ message: String) {
+        entries.withLockedValue { if $0.count < 50 { $0.append(message) } }
+    }
+
+    /// Every message recorded.
+    public var all: [String] { entries.withLockedValue { $0 } }
+}
+
+/// A flag set by one thread and read by others.
+public final class StopFlag: Sendable {
+    private let value = LockedValueBox(false)
+
+    public init() {}
+
+    /// Sets the flag.
+    public func stop() { value.withLockedValue { $0 = true } }
+
+    /// Whether the flag is set.
+    public var isStopped: Bool { value.withLockedValue { $0 } }
+}
+
+/// Runs `body(index)` on `count` new threads at once and waits for all of them (at most
+/// `timeout` seconds).
+///
+/// - Returns: whether every thread finished in time.
+@discardableResult
+public func runOnThreads(_ count: Int, timeout: Double = 60, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+    let group = DispatchGroup()
+    for index in 0..<count {
+        group.enter()
+        let thread = Thread {
+            body(index)
+            group.leave()
+        }
+        thread.stackSize = 8 << 20
+        thread.start()
+    }
+    return group.wait(timeout: .now() + timeout) == .success
+}
+
+/// Seconds since an arbitrary origin, for throughput figures.
+public func monotonicSeconds() -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+}
