@@ -158,11 +158,17 @@ public final class EventLoop: @unchecked Sendable {
     /// A loop runs once: calling `run()` a second time, or while it runs on another thread, is a
     /// programmer error and traps. When `run()` returns, the loop is closed; ``execute(_:)``
     /// drops work from then on.
+    ///
+    /// While it runs, SIGPIPE is blocked on the calling thread, so that writing to a peer that
+    /// has gone fails with `EPIPE` (and closes that connection) instead of ending the process;
+    /// the thread's signal mask is restored when `run()` returns.
     public func run() {
         shared.withLockedValue { state in
             precondition(state.phase == .idle, "EventLoop.run() was called twice; a loop runs once")
             state.phase = .running
         }
+        let sigpipe = SIGPIPEBlock.begin()
+        defer { sigpipe.end() }
         shared.broadcast()
         let closeResult = Self.runningLoopMarker.withValue(self) { () -> Int32 in
             uv_run(uvLoop, UV_RUN_DEFAULT)

@@ -56,15 +56,26 @@ public final class StreamConnection {
 
     /// Queues `bytes` for writing; `completion` runs on the loop once they were written (nil) or
     /// failed.
+    ///
+    /// A failed write means the peer has gone (`EPIPE`, `ECONNRESET`) or the stream broke: the
+    /// input ends with that error (``onEnd``) and the connection closes, so nothing more is
+    /// written to it; writes to a closing connection fail at once with `ECANCELED`.
     public func write(_ bytes: [UInt8], completion: ((EventLoopError?) -> Void)? = nil) {
         handle.loop.preconditionInEventLoop()
         guard !handle.isClosing, !bytes.isEmpty else {
-            completion?(handle.isClosing ? EventLoopError(code: -125, operation: "uv_write") : nil)
+            completion?(handle.isClosing ? EventLoopError(code: UV_ECANCELED.rawValue, operation: "uv_write") : nil)
             return
         }
-        let request = WriteRequest(bytes: bytes, completion: completion)
+        let request = WriteRequest(bytes: bytes) { [weak self] error in
+            if let error { self?.writeFailed(error) }
+            completion?(error)
+        }
         let result = request.start(on: handle.stream)
-        if result < 0 { completion?(EventLoopError(code: result, operation: "uv_write")) }
+        if result < 0 {
+            let error = EventLoopError(code: result, operation: "uv_write")
+            writeFailed(error)
+            completion?(error)
+        }
     }
 
     /// Closes the connection after the queued writes were written (`uv_shutdown`, then
@@ -99,6 +110,12 @@ public final class StreamConnection {
         } else if count < 0 {
             fail(EventLoopError(code: Int32(count), operation: "read"))
         }
+    }
+
+    private func writeFailed(_ error: EventLoopError) {
+        // ECANCELED: the connection is closing already and libuv dropped the queued write.
+        guard error.code != UV_ECANCELED.rawValue else { return }
+        fail(error)
     }
 
     private func fail(_ error: EventLoopError?) {

@@ -165,6 +165,15 @@ struct StreamTests {
         #expect(loop.lastCloseResult == 0)
     }
 
+    @Test("writing to a peer that has gone fails and closes the connection; SIGPIPE does not end the process")
+    func peerGone() async {
+        await #expect(processExitsWith: .success) {
+            // The default disposition, as in a program that never touched SIGPIPE.
+            signal(SIGPIPE, SIG_DFL)
+            exit(writeUntilThePeerIsGone() ? 0 : 1)
+        }
+    }
+
     @Test("binding a port in use throws EADDRINUSE instead of crashing")
     func portInUse() throws {
         let loop = try EventLoop.startThread(name: "stream-inuse")
@@ -192,4 +201,57 @@ struct StreamTests {
 final class UncheckedPort: @unchecked Sendable {
     // Safety: written before a semaphore signal (or under a lock) and read after.
     var value = 0
+}
+
+/// A client connects and closes without reading; the server keeps writing to it: the first write
+/// makes the peer answer with a reset, a later one fails with `EPIPE` (raising SIGPIPE unless the
+/// loop blocks it). Returns whether a write failed and the connection then closed.
+private func writeUntilThePeerIsGone() -> Bool {
+    guard let loop = try? EventLoop.startThread(name: "stream-gone") else { return false }
+    defer { loop.shutdownAndWait() }
+    let accepted = DispatchSemaphore(value: 0)
+    let closed = DispatchSemaphore(value: 0)
+    let state = UnsafeTransfer(value: ConnectionSlot())
+    let listening = DispatchSemaphore(value: 0)
+    let port = UncheckedPort()
+    loop.execute {
+        let listener = try? StreamListener.tcp(host: "127.0.0.1", port: 0, on: loop) { connection in
+            connection.onClose = { closed.signal() }
+            state.value.connection = connection
+            accepted.signal()
+        }
+        state.value.listener = listener
+        port.value = listener?.port ?? 0
+        listening.signal()
+    }
+    listening.wait()
+    do {
+        // The client closes at the end of this scope without reading.
+        guard port.value > 0, let client = try? TestClient(port: port.value) else { return false }
+        guard accepted.waitPatiently() else { return false }
+        withExtendedLifetime(client) {}
+    }
+    let failed = UncheckedPort()
+    for _ in 0..<1_000 where failed.value == 0 {
+        let written = DispatchSemaphore(value: 0)
+        loop.execute {
+            guard let connection = state.value.connection else {
+                failed.value = 2
+                written.signal()
+                return
+            }
+            connection.write(Array("reply\n".utf8)) { error in
+                if error != nil { failed.value = 1 }
+                written.signal()
+            }
+        }
+        guard written.waitPatiently() else { return false }
+    }
+    return failed.value == 1 && closed.waitPatiently()
+}
+
+/// The loop-confined objects of ``writeUntilThePeerIsGone()``.
+private final class ConnectionSlot {
+    var listener: StreamListener?
+    var connection: StreamConnection?
 }
