@@ -73,6 +73,33 @@ final class DaemonProcess {
         Issue.record("\(failure); the end of its log:\n\(log.suffix(4_000))")
     }
 
+    /// Sends `signal` (e.g. SIGHUP) to the daemon.
+    func send(signal: Int32) { Foundation.kill(process.processIdentifier, signal) }
+
+    /// Whether the daemon is still running.
+    var isRunning: Bool { process.isRunning }
+
+    /// Runs the executable with `arguments` until it exits and returns its exit status (minus
+    /// the signal number when a signal ended it; -9 when it was still running after ``patience``
+    /// and was killed) and what it wrote to standard error.
+    static func run(arguments: [String]) throws -> (status: Int32, standardError: String) {
+        let process = Process()
+        process.executableURL = try locate()
+        process.arguments = arguments
+        let errorPath = temporaryPath() + ".stderr"
+        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: errorPath) }
+        process.standardError = FileHandle(forWritingAtPath: errorPath)
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = ContinuousClock.now + patience
+        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        let status = process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
+        return (status, (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+    }
+
     /// SIGKILL, then waits.
     func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)

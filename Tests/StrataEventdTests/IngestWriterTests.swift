@@ -64,6 +64,87 @@ struct IngestWriterTests {
         }
     }
 
+    @Test("a group commit that the store refuses is retried event by event: every valid event is stored and acknowledged, only the bad one fails")
+    func oneBadEventFailsAlone() throws {
+        let configuration = Realm.Configuration(inMemoryIdentifier: UUID().uuidString, objectTypes: daemonObjectTypes)
+        let keeper = try Realm(configuration: configuration)
+        let writer = IngestWriter(configuration: configuration, config: DaemonConfig(),
+                                  statistics: DaemonStatistics(windowSeconds: 60), logger: Logger(label: "test"))
+        var events = (0..<40).map { event("v\($0)") }
+        // Built by hand: the parser would refuse these keys before they reach a batch.
+        var bad = event("bad")
+        bad.payload = .object(["a.b": .int(1)])
+        events.insert(bad, at: 17)
+        var dollar = event("dollar")
+        dollar.payload = .object(["nested": .object(["$set": .int(1)])])
+        events.insert(dollar, at: 30)
+        let outcomes = LockedOutcomes()
+        let done = DispatchGroup()
+        let submissions = events.map { incoming in
+            done.enter()
+            return IngestWriter.Submission(event: incoming) { result in
+                outcomes.append(incoming.id, result)
+                done.leave()
+            }
+        }
+        // Queued before the writer starts, so that they form one batch.
+        #expect(writer.submit(submissions) == submissions.count)
+        writer.start()
+        done.wait()
+        writer.stop()
+        let byId = Dictionary(uniqueKeysWithValues: outcomes.all)
+        #expect(byId["bad"] == "store_failed" && byId["dollar"] == "store_failed")
+        #expect((0..<40).allSatisfy { byId["v\($0)"] == "stored" }, "\(byId)")
+        keeper.refresh()
+        #expect(keeper.objects(StoredEvent.self).count == 40)
+    }
+
+    @Test("what the parser accepts at its edges the store takes: unusual keys, deepest payload, extreme times")
+    func parserEdgesAreStored() throws {
+        let configuration = Realm.Configuration(inMemoryIdentifier: UUID().uuidString, objectTypes: daemonObjectTypes)
+        let keeper = try Realm(configuration: configuration)
+        let parser = RequestParser(maxDepth: 200)
+        let deepest = String(repeating: "[", count: RequestParser.maximumPayloadNesting)
+            + String(repeating: "]", count: RequestParser.maximumPayloadNesting)
+        let lines = [
+            #"{"id":"keys","type":"t","source":"s","time":1,"payload":{"a$":1,"":2,"\u0000":3,"é":{"x$y":[4]},"🙂":5}}"#,
+            #"{"id":"deep","type":"t","source":"s","time":1,"payload":\#(deepest)}"#,
+            #"{"id":"first","type":"t","source":"s","time":-62135769600}"#,
+            #"{"id":"last","type":"t","source":"s","time":253402300799.999}"#,
+            #"{"id":"big","type":"t","source":"s","time":1,"payload":{"i":9223372036854775807,"j":-9223372036854775808,"d":1.7976931348623157e308}}"#,
+        ]
+        var events: [IncomingEvent] = []
+        for line in lines {
+            switch Result(catching: { () throws(IngestRejection) in try parser.parse(Array(line.utf8)) }) {
+            case .success(.event(let event)): events.append(event)
+            case .success: Issue.record("not an event: \(line)")
+            case .failure(let rejection): Issue.record("\(line): \(rejection)")
+            }
+        }
+        let writer = IngestWriter(configuration: configuration, config: DaemonConfig(),
+                                  statistics: DaemonStatistics(windowSeconds: 60), logger: Logger(label: "test"))
+        let outcomes = LockedOutcomes()
+        let done = DispatchGroup()
+        let submissions = events.map { incoming in
+            done.enter()
+            return IngestWriter.Submission(event: incoming) { result in
+                outcomes.append(incoming.id, result)
+                done.leave()
+            }
+        }
+        #expect(writer.submit(submissions) == submissions.count)
+        writer.start()
+        done.wait()
+        writer.stop()
+        #expect(outcomes.all.allSatisfy { $0.1 == "stored" }, "\(outcomes.all)")
+        keeper.refresh()
+        for event in events {
+            let stored = keeper.object(ofType: StoredEvent.self, forPrimaryKey: event.id)
+            #expect(stored.map { JSONValue($0.payload) } == event.payload, "\(event.id)")
+            #expect(stored.map { abs($0.time.timeIntervalSince(event.time)) < 1e-6 } == true, "\(event.id)")
+        }
+    }
+
     @Test("a full queue refuses new work instead of growing")
     func backpressure() throws {
         let configuration = Realm.Configuration(inMemoryIdentifier: UUID().uuidString, objectTypes: daemonObjectTypes)

@@ -44,6 +44,90 @@ struct RequestParserTests {
         #expect(code(line) == expected)
     }
 
+    @Test("a time or number no 64-bit integer, finite double or supported date holds is refused with out_of_range", arguments: [
+        "1e300", "-1e300", "1e19", "-9.3e18", "9223372036854775807", "-9223372036854775808", "9.223372036854775807e18",
+        "9223372036854775808", "18446744073709551616", "1e400", "-1e400", "253402300800", "-62135769601",
+        #""10000-01-01T00:00:00Z""#,
+    ])
+    func outOfRangeTimes(time: String) {
+        #expect(code(#"{"id":"e","type":"login","source":"s","time":\#(time)}"#) == "out_of_range", "\(time)")
+    }
+
+    @Test("NaN and infinity are not JSON: malformed, or mistyped as a time string", arguments: [
+        ("NaN", "malformed"), ("-Infinity", "malformed"), ("Infinity", "malformed"), ("nan", "malformed"),
+        (#""NaN""#, "mistyped_field"), (#""-inf""#, "mistyped_field"), ("null", "mistyped_field"),
+    ])
+    func notANumber(time: String, expected: String) {
+        #expect(code(#"{"id":"e","type":"login","source":"s","time":\#(time)}"#) == expected, "\(time)")
+    }
+
+    @Test("payload numbers beyond Int64 or a double are refused, not rounded", arguments: ["18446744073709551615", "-9223372036854775809", "1e999"])
+    func outOfRangePayload(number: String) {
+        #expect(code(#"{"id":"e","type":"login","source":"s","time":1,"payload":{"n":\#(number)}}"#) == "out_of_range")
+        #expect(code(#"{"id":"e","type":"login","source":"s","time":1,"payload":[\#(number)]}"#) == "out_of_range")
+    }
+
+    @Test("the edges of the supported times are accepted, exactly")
+    func timeEdges() throws {
+        for (time, seconds) in [("-62135769600", -62_135_769_600.0), ("253402300799.5", 253_402_300_799.5),
+                                (#""0001-01-01T00:00:00Z""#, -62_135_769_600), (#""9999-12-31T23:59:59Z""#, 253_402_300_799),
+                                ("-1", -1), ("0", 0)] {
+            guard case .success(.event(let event)) = parse(#"{"id":"e","type":"login","source":"s","time":\#(time)}"#) else {
+                Issue.record("\(time) refused")
+                continue
+            }
+            #expect(event.time.timeIntervalSince1970 == seconds, "\(time)")
+        }
+    }
+
+    @Test("payload keys the store refuses are refused before the event joins a batch", arguments: [
+        #"{"a.b":1}"#, #"{"$x":1}"#, #"{"ok":{"deep.er":1}}"#, #"{"ok":[1,{"$set":2}]}"#, #"{".":1}"#, #"{"$":1}"#,
+    ])
+    func invalidKeys(payload: String) {
+        let parser = RequestParser(maxDepth: 8)
+        let result = Result { () throws(IngestRejection) in
+            try parser.parse(Array(#"{"id":"e","type":"t","source":"s","time":1,"payload":\#(payload)}"#.utf8))
+        }
+        guard case .failure(let rejection) = result else { Issue.record("\(payload) accepted"); return }
+        #expect(rejection.code == "invalid_key", "\(payload): \(rejection)")
+    }
+
+    @Test("keys with '$' or '.' elsewhere, empty keys and unusual characters are accepted")
+    func unusualKeys() throws {
+        let parser = RequestParser(maxDepth: 8)
+        let line = #"{"id":"e","type":"t","source":"s","time":1,"payload":{"a$":1,"":2,"\u0000":3,"é":{"x$y":[4]},"🙂":5}}"#
+        guard case .event = try parser.parse(Array(line.utf8)) else { Issue.record("not an event"); return }
+    }
+
+    @Test("payload nesting is bounded by the store's limit even when the line limit allows more")
+    func payloadNesting() {
+        let parser = RequestParser(maxDepth: 1_000)
+        func line(_ depth: Int) -> String {
+            #"{"id":"e","type":"t","source":"s","time":1,"payload":"# + String(repeating: "[", count: depth)
+                + String(repeating: "]", count: depth) + "}"
+        }
+        #expect((try? parser.parse(Array(line(RequestParser.maximumPayloadNesting).utf8))) != nil)
+        #expect(throws: IngestRejection.tooDeep(RequestParser.maximumPayloadNesting)) {
+            try parser.parse(Array(line(RequestParser.maximumPayloadNesting + 1).utf8))
+        }
+    }
+
+    @Test("a JSON object that is no request is an unknown request; one with any event field is an event", arguments: [
+        (#"{}"#, "unknown_request"), (#"{"hello":1}"#, "unknown_request"), (#"{"ID":"x"}"#, "unknown_request"),
+        (#"{"time":1}"#, "missing_field"), (#"{"payload":{}}"#, "missing_field"),
+    ])
+    func unknownRequests(line: String, expected: String) {
+        #expect(code(line) == expected)
+    }
+
+    @Test("an HTTP request line is recognised; JSON and other text are not", arguments: [
+        ("GET / HTTP/1.1", true), ("POST /events HTTP/1.0", true), ("PRI * HTTP/2.0", true),
+        (#"{"id":"GET / HTTP/1.1"}"#, false), ("get / http/1.1", false), ("GET / FTP", false), ("GET HTTP/1.1", false), ("", false),
+    ])
+    func http(line: String, isHTTP: Bool) {
+        #expect(RequestParser.looksLikeHTTP(Array(line.utf8)) == isHTTP)
+    }
+
     @Test("invalid UTF-8 is refused")
     func invalidUTF8() {
         let bytes: [UInt8] = Array(#"{"id":""#.utf8) + [0xFF, 0xFE] + Array(#"","type":"login","source":"s","time":1}"#.utf8)

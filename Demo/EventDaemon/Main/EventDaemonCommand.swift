@@ -19,8 +19,32 @@ struct EventDaemonCommand: ParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
     @Flag(help: "Run with a load generator and one live subscription printing to the terminal.") var demo = false
 
+    /// Parses the arguments and runs; any failure is one line on standard error (`strata-eventd:
+    /// error: …`) and a non-zero exit: 64 for bad arguments, 1 for a daemon that cannot start.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            guard code != .success else {
+                emit(fullMessage(for: error))           // --help
+                Foundation.exit(0)
+            }
+            let line = "strata-eventd: error: " + message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+            Foundation.exit(code == .failure || code == .validationFailure ? code.rawValue : 1)
+        }
+    }
+
     func run() throws {
-        let level = Logger.Level(rawValue: logLevel) ?? .info
+        // A write to a client that has gone must fail with EPIPE, never end the daemon (the loop
+        // blocks SIGPIPE on its thread too); SIGHUP is ignored and logged (see SignalStop).
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGHUP, SIG_IGN)
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("--log-level '\(logLevel)' is not one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
@@ -34,12 +58,9 @@ struct EventDaemonCommand: ParsableCommand {
         options.dataPath = dataPath
         if let configPath {
             do {
-                guard let data = FileManager.default.contents(atPath: configPath) else {
-                    throw ValidationError("cannot read --config \(configPath): no such file")
-                }
-                options.config = try DaemonConfig.load(yaml: String(decoding: data, as: UTF8.self))
+                options.config = try DaemonConfig.load(path: configPath)
             } catch {
-                throw ValidationError("cannot read --config \(configPath): \(error)")
+                throw ValidationError("--config \(error)")
             }
         } else if demo {
             options.config.alerts = [DaemonConfig.AlertRule(name: "big-purchase", query: "type == 'purchase' AND payload['amount'] > 990")]
@@ -56,17 +77,22 @@ struct EventDaemonCommand: ParsableCommand {
 }
 
 /// Stops the daemon cleanly on SIGTERM or SIGINT: stop accepting, commit and acknowledge what
-/// was received, close the connections.
+/// was received, close the connections. SIGHUP is ignored (logged): the daemon does not reload
+/// its configuration; restart it to apply a change.
 final class SignalStop {
     private let sources: [any DispatchSourceSignal]
 
     init(daemon: EventDaemon, logger: Logger) {
         let queue = DispatchQueue(label: "strata-eventd.signals")
         let once = StopOnce()
-        sources = [SIGTERM, SIGINT].map { number in
+        sources = [SIGTERM, SIGINT, SIGHUP].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
+                guard number != SIGHUP else {
+                    logger.notice("SIGHUP ignored: the configuration is read at start only; restart to apply a change")
+                    return
+                }
                 guard once.first() else { return }
                 logger.notice("signal \(number): draining and stopping")
                 daemon.stop()
@@ -89,5 +115,6 @@ private final class StopOnce: @unchecked Sendable {
 
 /// Writes a line to standard output at once (no buffering: scripts wait for these lines).
 func emit(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    // A closed standard output must not stop the daemon (`write(_:)` would trap on EPIPE).
+    try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
 }

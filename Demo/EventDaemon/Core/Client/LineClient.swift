@@ -6,8 +6,9 @@ import Foundation
 /// A blocking NDJSON client of the daemon over TCP or a Unix socket (for the load generator,
 /// the demo and the tests): send lines, read lines.
 public final class LineClient: @unchecked Sendable {
-    // Safety: `fd` is immutable; `buffer` is used by the one reading thread only (`readLine`).
-    private let fd: Int32
+    // Safety: `fd` changes only in `close(reset:)`, which callers make when no other thread uses
+    // the client; `buffer` is used by the one reading thread only (`readLine`).
+    private var fd: Int32
     private var buffer: [UInt8] = []
 
     /// Connects to `host:port`.
@@ -58,7 +59,20 @@ public final class LineClient: @unchecked Sendable {
         if let timeout { setTimeout(timeout) }
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { if fd >= 0 { Glibc.close(fd) } }
+
+    /// Closes the connection now, without reading what the daemon sent; with `reset` it is
+    /// aborted (`SO_LINGER` 0: the daemon sees a reset, not an end of stream). Call it when no
+    /// other thread uses the client; later sends and reads do nothing.
+    public func close(reset: Bool = false) {
+        guard fd >= 0 else { return }
+        if reset {
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        }
+        Glibc.close(fd)
+        fd = -1
+    }
 
     private func setTimeout(_ timeout: Duration) {
         let (seconds, attoseconds) = timeout.components
@@ -70,6 +84,7 @@ public final class LineClient: @unchecked Sendable {
 
     /// Sends raw bytes (lines must carry their own newlines).
     public func send(_ bytes: [UInt8]) {
+        guard fd >= 0 else { return }
         var rest = bytes[...]
         while !rest.isEmpty {
             let written = rest.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -84,6 +99,7 @@ public final class LineClient: @unchecked Sendable {
     /// The next line, or nil when the daemon closed the connection (or, with a timeout, sent
     /// nothing for that long).
     public func readLine() -> String? {
+        guard fd >= 0 else { return nil }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             if let newline = buffer.firstIndex(of: 10) {
@@ -98,5 +114,5 @@ public final class LineClient: @unchecked Sendable {
     }
 
     /// Stops sending (the daemon sees the end of the stream).
-    public func finishSending() { Glibc.shutdown(fd, Int32(SHUT_WR)) }
+    public func finishSending() { if fd >= 0 { Glibc.shutdown(fd, Int32(SHUT_WR)) } }
 }

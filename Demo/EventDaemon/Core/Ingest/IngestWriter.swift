@@ -105,7 +105,23 @@ public final class IngestWriter: @unchecked Sendable {
     }
 
     /// Stores one batch in one transaction and reports each event's outcome after the commit.
+    /// When the batch fails, each of its events is retried in a transaction of its own, so that
+    /// one event the store refuses fails alone and the others are stored.
     private func commit(_ batch: [Submission], in realm: Realm) {
+        guard let error = commitTogether(batch, in: realm) else { return }
+        guard batch.count > 1 else {
+            logger.error("ingest commit failed: \(error)")
+            batch[0].done(.failure(.storeFailed("\(error)")))
+            statistics.noteRejected("store_failed")
+            return
+        }
+        logger.warning("a group commit of \(batch.count) events failed (\(error)); committing them one by one")
+        for submission in batch { commit([submission], in: realm) }
+    }
+
+    /// Stores `batch` in one transaction and reports each outcome; returns the error instead
+    /// when the transaction failed (nothing of it was stored, nothing was reported).
+    private func commitTogether(_ batch: [Submission], in realm: Realm) -> (any Error)? {
         let started = ContinuousClock.now
         let scope = realm.events?.beginScope(activity: "ingest")
         var outcomes: [Outcome] = []
@@ -138,14 +154,12 @@ public final class IngestWriter: @unchecked Sendable {
             scope?.commit()
         } catch {
             if scope?.isActive == true { scope?.cancel() }
-            logger.error("ingest commit failed: \(error)")
-            for submission in batch { submission.done(.failure(.storeFailed("\(error)"))) }
-            statistics.noteRejected("store_failed", count: batch.count)
-            return
+            return error
         }
         let elapsed = ContinuousClock.now - started
         statistics.noteCommit(batch: batch, outcomes: outcomes, latency: elapsed)
         for (submission, outcome) in zip(batch, outcomes) { submission.done(.success(outcome)) }
+        return nil
     }
 
     /// Creates an `Alert` for every newly stored event that matches an alert rule.

@@ -15,6 +15,9 @@ import Yams
 ///   - name: big-purchase
 ///     query: "type == 'purchase' AND payload['amount'] > 1000"
 /// ```
+///
+/// Loading refuses what the daemon could not run with: an unknown setting, a wrong type, a limit
+/// outside its range (see ``validate()``), each as a ``DaemonConfigError`` naming the setting.
 public struct DaemonConfig: Codable, Sendable, Equatable {
     public var maxLineBytes: Int = 65_536
     public var maxDepth: Int = 32
@@ -38,11 +41,19 @@ public struct DaemonConfig: Codable, Sendable, Equatable {
             self.name = name
             self.query = query
         }
+
+        public init(from decoder: any Decoder) throws {
+            try ConfigKey.refuseUnknown(in: decoder, known: CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            query = try container.decode(String.self, forKey: .query)
+        }
     }
 
     public init() {}
 
     public init(from decoder: any Decoder) throws {
+        try ConfigKey.refuseUnknown(in: decoder, known: CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = DaemonConfig()
         maxLineBytes = try container.decodeIfPresent(Int.self, forKey: .maxLineBytes) ?? defaults.maxLineBytes
@@ -54,16 +65,11 @@ public struct DaemonConfig: Codable, Sendable, Equatable {
         alerts = try container.decodeIfPresent([AlertRule].self, forKey: .alerts) ?? []
     }
 
-    /// Reads a YAML configuration.
-    ///
-    /// - Throws: the YAML or decoding error, naming the bad key.
-    public static func load(yaml text: String) throws -> DaemonConfig {
-        try YAMLDecoder().decode(DaemonConfig.self, from: text)
-    }
 }
 
 extension DaemonConfig.Counters {
     public init(from decoder: any Decoder) throws {
+        try ConfigKey.refuseUnknown(in: decoder, known: CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         windowSeconds = try container.decodeIfPresent(Int.self, forKey: .windowSeconds) ?? 60
     }

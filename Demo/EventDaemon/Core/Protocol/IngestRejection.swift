@@ -26,6 +26,18 @@ public struct IngestRejection: Error, Sendable, Hashable, CustomStringConvertibl
     static func unknownRequest(_ detail: String) -> IngestRejection {
         .init(code: "unknown_request", message: detail)
     }
+    static func outOfRange(_ field: String, _ detail: String) -> IngestRejection {
+        .init(code: "out_of_range", message: "field '\(field)' is out of range: \(detail)")
+    }
+    static func invalidKey(_ path: String, _ key: String) -> IngestRejection {
+        .init(code: "invalid_key",
+              message: "payload key \(JSONValue.string(key).text) at '\(path)' is not stored: keys must not start with '$' or contain '.'")
+    }
+    static func tooLong(_ field: String, _ limit: Int) -> IngestRejection {
+        .init(code: "too_large", message: "field '\(field)' is longer than \(limit) bytes")
+    }
+    static let httpRequest = IngestRejection(
+        code: "http_request", message: "this port speaks newline-delimited JSON, not HTTP; closing the connection")
     static func badQuery(_ detail: String) -> IngestRejection { .init(code: "bad_query", message: detail) }
     static let truncated = IngestRejection(code: "truncated", message: "the connection closed in the middle of a line")
     static let overloaded = IngestRejection(code: "overloaded", message: "the ingest queue is full; retry later")

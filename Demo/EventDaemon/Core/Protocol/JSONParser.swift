@@ -10,6 +10,8 @@ struct JSONParser {
         let message: String
         let offset: Int
         let isTooDeep: Bool
+        /// A well-formed number that no `Int64` or finite `Double` holds.
+        var isOutOfRange = false
     }
 
     /// Parses one JSON value filling all of `bytes` (whitespace around it allowed).
@@ -220,8 +222,18 @@ struct JSONParser {
             guard position > digits else { throw failure("expected a digit") }
         }
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        if isInteger, let integer = Int64(text) { return .int(integer) }
-        guard let double = Double(text), double.isFinite else { throw failure("a number out of range") }
+        if isInteger {
+            // An integer is kept exact or refused, never rounded to a double.
+            guard let integer = Int64(text) else {
+                throw Failure(message: "the integer \(text.prefix(40)) does not fit in 64 bits at byte \(start)",
+                              offset: start, isTooDeep: false, isOutOfRange: true)
+            }
+            return .int(integer)
+        }
+        guard let double = Double(text), double.isFinite else {
+            throw Failure(message: "the number \(text.prefix(40)) is beyond a double's range at byte \(start)",
+                          offset: start, isTooDeep: false, isOutOfRange: true)
+        }
         return .double(double)
     }
 }

@@ -44,19 +44,40 @@ public struct RequestParser: Sendable {
         do {
             value = try JSONParser.parse(bytes, maxDepth: maxDepth)
         } catch {
-            throw error.isTooDeep ? .tooDeep(maxDepth) : .malformed(error.message)
+            if error.isTooDeep { throw .tooDeep(maxDepth) }
+            if error.isOutOfRange { throw .outOfRange("number", error.message) }
+            throw .malformed(error.message)
         }
         guard case .object(let fields) = value else { throw .malformed("a line must be a JSON object") }
         if let query = fields["subscribe"] { return try subscription(query, fields) }
         if fields["unsubscribe"] != nil { return .unsubscribe }
         if fields["stats"] != nil { return .stats }
+        // An event is a line with any of an event's fields; anything else is no request at all.
+        guard Self.eventFields.contains(where: { fields[$0] != nil }) else {
+            throw .unknownRequest("unknown request: a line is an event (id, type, source, time, payload), "
+                                  + "or has 'subscribe', 'unsubscribe' or 'stats'")
+        }
         return .event(try event(fields))
     }
+
+    /// Whether `line` looks like an HTTP request line (`GET / HTTP/1.1`): a method in capitals,
+    /// a target, and an `HTTP/` version, separated by single spaces.
+    public static func looksLikeHTTP(_ line: some Collection<UInt8>) -> Bool {
+        let parts = line.prefix(8_192).split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard parts.count == 3, (1...16).contains(parts[0].count),
+              parts[0].allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }),
+              !parts[1].isEmpty else { return false }
+        return parts[2].starts(with: "HTTP/".utf8)
+    }
+
+    /// The fields of an event line.
+    static let eventFields = ["id", "type", "source", "time", "payload"]
 
     private func event(_ fields: [String: JSONValue]) throws(IngestRejection) -> IncomingEvent {
         func string(_ name: String) throws(IngestRejection) -> String {
             guard let value = fields[name] else { throw .missing(name) }
             guard case .string(let string) = value, !string.isEmpty else { throw .mistyped(name, "a non-empty string") }
+            guard string.utf8.count <= Self.maximumStringBytes else { throw .tooLong(name, Self.maximumStringBytes) }
             return string
         }
         let id = try string("id")
@@ -64,19 +85,10 @@ public struct RequestParser: Sendable {
         if let knownTypes, !knownTypes.contains(type) { throw .unknownType(type) }
         let source = try string("source")
         guard let timeValue = fields["time"] else { throw .missing("time") }
-        let time: Date
-        switch timeValue {
-        case .string(let text):
-            guard let date = (try? Date(text, strategy: .iso8601))
-                ?? (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) else {
-                throw .mistyped("time", "an ISO 8601 date or epoch seconds")
-            }
-            time = date
-        case .int(let seconds): time = Date(timeIntervalSince1970: TimeInterval(seconds))
-        case .double(let seconds): time = Date(timeIntervalSince1970: seconds)
-        default: throw .mistyped("time", "an ISO 8601 date or epoch seconds")
-        }
-        return IncomingEvent(id: id, type: type, source: source, time: time, payload: fields["payload"] ?? .null)
+        let time = try Self.time(timeValue)
+        let payload = fields["payload"] ?? .null
+        try Self.validatePayload(payload)
+        return IncomingEvent(id: id, type: type, source: source, time: time, payload: payload)
     }
 
     private func subscription(_ query: JSONValue, _ fields: [String: JSONValue]) throws(IngestRejection) -> Request {

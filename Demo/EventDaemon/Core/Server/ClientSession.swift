@@ -28,6 +28,8 @@ final class ClientSession {
     /// The client ended its input; the connection closes once every line is answered (and no
     /// subscription is listening).
     private var inputHasEnded = false
+    /// The session stopped reading (an HTTP request): later lines are ignored.
+    private var hasHungUp = false
 
     init(connection: ClientConnection, context: DaemonContext) {
         self.connection = connection
@@ -36,8 +38,15 @@ final class ClientSession {
 
     /// Handles one complete line.
     func receive(line: some Collection<UInt8>) {
+        guard !hasHungUp else { return }
         lineNumber += 1
         let number = lineNumber
+        if number == 1, RequestParser.looksLikeHTTP(line) {
+            // A browser or curl: one error line, then close; nothing it sends is read.
+            reject(.httpRequest, line: number)
+            hangUp()
+            return
+        }
         do {
             switch try context.parser.parse(line) {
             case .event(let event):
@@ -50,10 +59,11 @@ final class ClientSession {
                     session.execute { $0.fill(number, with: reply) }
                 })
             case .subscribe(let query, let sort, let ascending, let keyPaths):
-                subscription?.cancel()
-                if subscription == nil { context.statistics.noteSubscribers(1) }
-                subscription = try Subscription(realm: context.realm, query: query, sort: sort, ascending: ascending,
-                                                keyPaths: keyPaths) { [weak self] text in self?.connection.send(text) }
+                // The new subscription first: when it fails, the one that worked stays.
+                let replacement = try Subscription(realm: context.realm, query: query, sort: sort, ascending: ascending,
+                                                   keyPaths: keyPaths) { [weak self] text in self?.connection.send(text) }
+                if let previous = subscription { previous.cancel() } else { context.statistics.noteSubscribers(1) }
+                subscription = replacement
                 reply(number, #"{"subscribed":\#(number)}"#)
             case .unsubscribe:
                 if subscription != nil { context.statistics.noteSubscribers(-1) }
@@ -70,6 +80,7 @@ final class ClientSession {
 
     /// Reports a line the framer refused (too long) or cut off (the client went away).
     func refuse(_ rejection: IngestRejection) {
+        guard !hasHungUp else { return }
         lineNumber += 1
         reject(rejection, line: lineNumber)
     }
@@ -90,6 +101,14 @@ final class ClientSession {
     /// The client ended its input: close after the last reply, unless it has a subscription
     /// (a half-closed client may still read its stream).
     func inputEnded() {
+        inputHasEnded = true
+        closeIfAnswered()
+    }
+
+    /// Stops reading this client: later lines are ignored and the connection closes once the
+    /// replies so far went out.
+    private func hangUp() {
+        hasHungUp = true
         inputHasEnded = true
         closeIfAnswered()
     }
@@ -116,7 +135,7 @@ final class ClientSession {
     }
 
     private static func error(_ rejection: IngestRejection, line: Int) -> String {
-        #"{"error":\#(JSONValue.string(rejection.message).text),"line":\#(line)}"#
+        #"{"error":\#(JSONValue.string(rejection.message).text),"code":\#(JSONValue.string(rejection.code).text),"line":\#(line)}"#
     }
 
     private func reply(_ line: Int, _ text: String) {

@@ -43,7 +43,11 @@ public final class EventDaemon: @unchecked Sendable {
     }
 
     /// Prepares the daemon; ``start()`` opens the store and listens.
+    ///
+    /// - Throws: ``DaemonError`` or ``DaemonConfigError`` when ``DaemonOptions/validate()``
+    ///   refuses the options; ``EventLoopError`` when the loop thread cannot start.
     public init(options: DaemonOptions, logger: Logger) throws {
+        try options.validate()
         self.options = options
         self.logger = logger
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: options.dataPath),
@@ -66,8 +70,10 @@ public final class EventDaemon: @unchecked Sendable {
     /// - Throws: the store's error, a rule's RQL error (naming the rule), or the listener's
     ///   error (a port in use, a bad socket path).
     public func start() throws {
+        // Open the store here first, so that a store that cannot open is one error, before the
+        // writer thread starts.
+        let realm = try Realm(configuration: configuration)
         for rule in options.config.alerts {
-            let realm = try Realm(configuration: configuration)
             do {
                 _ = try realm.objects(StoredEvent.self).filter(validating: rule.query)
             } catch {
@@ -101,12 +107,21 @@ public final class EventDaemon: @unchecked Sendable {
                                     logger: logger)
         let state = LoopState(context: context)
         self.state = state
-        let tcp = try LineServer.listen(tcpHost: options.host, port: options.port, on: loop,
+        let tcp: LineServer
+        do {
+            tcp = try LineServer.listen(tcpHost: options.host, port: options.port, on: loop,
                                         maxLineBytes: options.config.maxLineBytes, context: context)
+        } catch {
+            throw DaemonError("cannot listen on \(options.host):\(options.port): \(error)")
+        }
         state.servers.append(tcp)
         if let path = options.socketPath {
-            state.servers.append(try LineServer.listen(unixPath: path, on: loop, maxLineBytes: options.config.maxLineBytes,
-                                                       context: context))
+            do {
+                state.servers.append(try LineServer.listen(unixPath: path, on: loop, maxLineBytes: options.config.maxLineBytes,
+                                                           context: context))
+            } catch {
+                throw DaemonError("cannot listen on \(path): \(error)")
+            }
         }
         return tcp.boundPort
     }

@@ -1,0 +1,45 @@
+extension DaemonConfig {
+    /// The accepted range of each limit (see README "Configuration").
+    public enum Bounds {
+        /// `maxLineBytes`: a line must hold an event; the store keeps strings up to 16 MiB.
+        public static let maxLineBytes = 64...(16 << 20)
+        /// `maxDepth`: the store nests collections in a mixed payload up to 100 levels.
+        public static let maxDepth = 1...100
+        /// `maxBatch`: events per group commit.
+        public static let maxBatch = 1...100_000
+        /// `maxQueue`: queued events.
+        public static let maxQueue = 1...10_000_000
+        /// `counters.windowSeconds`: up to a day.
+        public static let windowSeconds = 1...86_400
+    }
+
+    /// Checks every setting against its range and the rules' names.
+    ///
+    /// - Throws: ``DaemonConfigError`` naming the first setting out of range, an empty `types`
+    ///   list, or an alert rule with an empty or repeated name.
+    public func validate() throws(DaemonConfigError) {
+        try Self.check("maxLineBytes", maxLineBytes, in: Bounds.maxLineBytes)
+        try Self.check("maxDepth", maxDepth, in: Bounds.maxDepth)
+        try Self.check("maxBatch", maxBatch, in: Bounds.maxBatch)
+        try Self.check("maxQueue", maxQueue, in: Bounds.maxQueue)
+        try Self.check("counters.windowSeconds", counters.windowSeconds, in: Bounds.windowSeconds)
+        if let types {
+            guard !types.isEmpty else { throw DaemonConfigError(key: "types", "an empty list would refuse every event") }
+            if let index = types.firstIndex(of: "") { throw DaemonConfigError(key: "types[\(index)]", "must not be empty") }
+        }
+        var names = Set<String>()
+        for (index, rule) in alerts.enumerated() {
+            guard !rule.name.isEmpty else { throw DaemonConfigError(key: "alerts[\(index)].name", "must not be empty") }
+            guard names.insert(rule.name).inserted else {
+                throw DaemonConfigError(key: "alerts[\(index)].name", "'\(rule.name)' names two rules")
+            }
+        }
+    }
+
+    /// Throws unless `value` lies in `range`.
+    static func check(_ key: String, _ value: Int, in range: ClosedRange<Int>) throws(DaemonConfigError) {
+        guard range.contains(value) else {
+            throw DaemonConfigError(key: key, "\(value) is out of range: it must be \(range.lowerBound)...\(range.upperBound)")
+        }
+    }
+}
