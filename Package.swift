@@ -106,5 +106,14 @@ let package = Package(
         .testTarget(name: "StrataNotifyTests", dependencies: ["StrataNotify"], swiftSettings: strictSettings),
         .testTarget(name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV"], swiftSettings: strictSettings),
         .executableTarget(name: "strata-query-fuzz", dependencies: ["StrataQuery"], path: "Sources/StrataQueryFuzz", swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
+        // libFuzzer targets for the daemon's request parser and configuration loader (seed
+        // corpora: the dot-files in each Corpus folder).
+        .executableTarget(
+            name: "strata-eventd-request-fuzz", dependencies: ["StrataEventd"], path: "Demo/EventDaemon/Fuzz/RequestParser",
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
+        .executableTarget(
+            name: "strata-eventd-config-fuzz",
+            dependencies: ["StrataEventd", .product(name: "Yams", package: "Yams")], path: "Demo/EventDaemon/Fuzz/Config",
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
     ]
 )

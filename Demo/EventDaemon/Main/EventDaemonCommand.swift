@@ -20,7 +20,8 @@ struct EventDaemonCommand: ParsableCommand {
     @Flag(help: "Run with a load generator and one live subscription printing to the terminal.") var demo = false
 
     /// Parses the arguments and runs; any failure is one line on standard error (`strata-eventd:
-    /// error: …`) and a non-zero exit: 64 for bad arguments, 1 for a daemon that cannot start.
+    /// error: …`) and a non-zero exit: 64 for bad arguments or settings, 1 for a daemon that
+    /// cannot start (the store, the listener, an alert query).
     static func main() {
         do {
             var command = try parseAsRoot()
@@ -64,6 +65,11 @@ struct EventDaemonCommand: ParsableCommand {
             }
         } else if demo {
             options.config.alerts = [DaemonConfig.AlertRule(name: "big-purchase", query: "type == 'purchase' AND payload['amount'] > 990")]
+        }
+        do {
+            try options.validate()
+        } catch {
+            throw ValidationError("\(error)")
         }
         let daemon = try EventDaemon(options: options, logger: logger)
         try daemon.start()

@@ -158,11 +158,17 @@ private final class WriteRequest {
         bytes.deallocate()
     }
 
+    /// The most bytes one `uv_buf_t` describes (its length is 32 bits); longer writes use several.
+    static let maximumBufferBytes = 1 << 30
+
     func start(on stream: UnsafeMutablePointer<uv_stream_t>) -> Int32 {
         request.pointee.data = Unmanaged.passRetained(self).toOpaque()
-        var buffer = uv_buf_init(UnsafeMutableRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
-                                 UInt32(bytes.count))
-        let result = uv_write(request, stream, &buffer, 1, writeFinished)
+        let base = UnsafeMutableRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
+        var buffers = stride(from: 0, to: bytes.count, by: Self.maximumBufferBytes).map { offset in
+            uv_buf_init(base + offset, UInt32(min(Self.maximumBufferBytes, bytes.count - offset)))
+        }
+        // libuv copies the buffer descriptions; the bytes stay alive until the callback.
+        let result = uv_write(request, stream, &buffers, UInt32(buffers.count), writeFinished)
         if result < 0 { Unmanaged<WriteRequest>.fromOpaque(request.pointee.data).release() }
         return result
     }

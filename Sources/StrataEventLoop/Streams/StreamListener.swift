@@ -33,9 +33,11 @@ public final class StreamListener {
 
     /// Listens on a TCP address (IPv4), port 0 meaning any free port.
     ///
-    /// - Throws: ``EventLoopError``, e.g. `EADDRINUSE` from `uv_listen`, `EINVAL` for a bad host.
+    /// - Throws: ``EventLoopError``, e.g. `EADDRINUSE` from `uv_listen`, `EINVAL` for a bad host
+    ///   or a port outside 0...65535.
     public static func tcp(host: String, port: Int, backlog: Int32 = 511, on loop: EventLoop,
                            accept: @escaping (StreamConnection) -> Void) throws(EventLoopError) -> StreamListener {
+        guard (0...65_535).contains(port) else { throw EventLoopError(code: UV_EINVAL.rawValue, operation: "uv_ip4_addr") }
         let listener = StreamListener(loop: loop, isUnix: false, accept: accept)
         guard try listener.handle.initialize(unix: false) else { throw EventLoopError.shuttingDown }
         var address = sockaddr_in()

@@ -174,6 +174,26 @@ struct StreamTests {
         }
     }
 
+    @Test("a port outside 0...65535 throws EINVAL instead of trapping or binding a truncated port", arguments: [-1, 65_536, 1 << 40])
+    func portOutOfRange(port: Int) throws {
+        let loop = try EventLoop.startThread(name: "stream-range")
+        let result = UncheckedPort()
+        let done = DispatchSemaphore(value: 0)
+        loop.execute {
+            do {
+                _ = try StreamListener.tcp(host: "127.0.0.1", port: port, on: loop) { _ in }
+            } catch let error as EventLoopError {
+                result.value = error.name == "EINVAL" ? 1 : 2
+            } catch {
+                result.value = 3
+            }
+            done.signal()
+        }
+        done.wait()
+        #expect(result.value == 1)
+        loop.shutdownAndWait()
+    }
+
     @Test("binding a port in use throws EADDRINUSE instead of crashing")
     func portInUse() throws {
         let loop = try EventLoop.startThread(name: "stream-inuse")

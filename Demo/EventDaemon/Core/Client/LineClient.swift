@@ -19,12 +19,14 @@ public final class LineClient: @unchecked Sendable {
     ///   - timeout: When set, a `readLine()` that waits longer returns nil and a `send` that cannot
     ///     make progress for that long gives up (tests use it so that a stuck daemon fails them
     ///     instead of hanging them).
-    /// - Throws: `POSIXError` when the connection is refused.
+    /// - Throws: `POSIXError` when the connection is refused (`EINVAL` for a port outside
+    ///   0...65535).
     public init(host: String = "127.0.0.1", port: Int, timeout: Duration? = nil) throws {
+        guard let port16 = UInt16(exactly: port) else { throw POSIXError(.EINVAL) }
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
+        address.sin_port = port16.bigEndian
         address.sin_addr.s_addr = inet_addr(host)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
