@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import StrataSupport
 @testable import StrataEventLoop
 import Testing
 
@@ -174,6 +175,27 @@ struct StreamTests {
         }
     }
 
+    @Test("run() blocks SIGPIPE on its thread while the loop runs and restores the thread's mask afterwards")
+    func sigpipeMaskIsRestored() throws {
+        let loop = try EventLoop()
+        let observed = LockedValueBox<[Bool]>([])
+        let runner = try LoopThread.spawn(name: "sigpipe-mask") {
+            let before = sigpipeBlocked()
+            loop.run()
+            observed.withLockedValue { $0 += [before, sigpipeBlocked()] }
+        }
+        let during = DispatchSemaphore(value: 0)
+        loop.execute {
+            observed.withLockedValue { $0.append(sigpipeBlocked()) }
+            during.signal()
+        }
+        #expect(during.waitPatiently())
+        loop.shutdown()
+        runner.join()
+        // During the run, before it, after it.
+        #expect(observed.withLockedValue { $0 } == [true, false, false])
+    }
+
     @Test("a port outside 0...65535 throws EINVAL instead of trapping or binding a truncated port", arguments: [-1, 65_536, 1 << 40])
     func portOutOfRange(port: Int) throws {
         let loop = try EventLoop.startThread(name: "stream-range")
@@ -274,4 +296,11 @@ private func writeUntilThePeerIsGone() -> Bool {
 private final class ConnectionSlot {
     var listener: StreamListener?
     var connection: StreamConnection?
+}
+
+/// Whether SIGPIPE is blocked on the calling thread.
+private func sigpipeBlocked() -> Bool {
+    var current = sigset_t()
+    pthread_sigmask(SIG_BLOCK, nil, &current)
+    return sigismember(&current, SIGPIPE) == 1
 }
