@@ -1,37 +1,94 @@
 import StrataStorage
 import StrataSupport
 
-/// The files of a file-backed store: the lock file (held while open), the commit log, and the
-/// checkpoint path.
+/// The files of a file-backed store: the lock file and the checkpoint (both locked while the
+/// store is open), and the commit log.
+///
+/// Single writer: the store holds an exclusive POSIX lock on `<path>.lock` and on the
+/// checkpoint file itself. Deleting the lock file does not let a second process in, because the
+/// checkpoint stays locked: each new checkpoint is locked through its `.tmp` descriptor before
+/// the rename that puts it at `<path>`, and the old one is released only after. A store opened
+/// read-write always has a checkpoint (the first open writes one), so there is always one to lock.
 struct StoreFiles: Sendable {
     let path: String
     let lockFile: POSIXFile
     let log: CommitLog
+    /// The open, locked checkpoint file (nil only for a read-only store that has none).
+    private let checkpointFile: LockedValueBox<POSIXFile?>
 
     /// Locks the store's files and rebuilds the newest snapshot: the checkpoint, then every
-    /// log record after it.
+    /// log record after it (see ``CommitLog/open(storePath:anchor:)`` for the recovery rules).
+    ///
+    /// A read-write open also removes a `<path>.tmp` left by an interrupted checkpoint, and
+    /// writes a first checkpoint when there is none.
     static func recover(path: String, readOnly: Bool) throws -> (files: StoreFiles, snapshot: Snapshot) {
         if try readOnly && !FileSystem.exists(path) && CommitLog.segmentPaths(storePath: path).isEmpty {
             throw StrataError(.fileNotFound, "the store does not exist and was opened read-only", path: path)
         }
         let lockFile = try POSIXFile(path: path + ".lock", mode: .readWriteCreate)
-        guard try lockFile.tryLockExclusive() else {
-            throw StrataError(.alreadyOpenInAnotherProcess,
-                              "the store is open in another process; close it there first", path: path)
-        }
+        guard try lockFile.tryLockExclusive() else { throw alreadyOpen(path) }
+        let checkpointFile = try lockCheckpoint(path: path)
+        if !readOnly { try FileSystem.remove(CheckpointFile.temporaryPath(for: path)) }
+
         var snapshot = Snapshot.empty
-        if let checkpoint = try CheckpointFile.read(path: path) {
+        var anchor: LogAnchor?
+        if let checkpointFile {
+            let checkpoint = try CheckpointFile.read(checkpointFile)
             snapshot = try Snapshot.decode(checkpoint.payload, path: path, offset: UInt64(CheckpointFile.headerSize))
             guard snapshot.version == checkpoint.version else {
                 throw StrataError(.corruptFile, "checkpoint header says version \(checkpoint.version), its payload "
                                   + "\(snapshot.version)", path: path, offset: 16)
             }
+            anchor = LogAnchor(storeID: checkpoint.header.storeID, version: checkpoint.version,
+                               firstSegment: checkpoint.header.firstSegment, path: path)
         }
-        let (log, recovery) = try CommitLog.open(storePath: path, checkpointVersion: snapshot.version)
+        let (log, recovery) = try CommitLog.open(storePath: path, anchor: anchor)
         for record in recovery.records {
             try replay(record, into: &snapshot)
         }
-        return (StoreFiles(path: path, lockFile: lockFile, log: log), snapshot)
+        let files = StoreFiles(path: path, lockFile: lockFile, log: log,
+                               checkpointFile: LockedValueBox(checkpointFile))
+        if checkpointFile == nil && !readOnly {
+            if !recovery.records.isEmpty { try log.rotate() }
+            try files.writeCheckpoint(version: snapshot.version, payload: snapshot.encoded())
+            try log.removeSealedSegments()
+        }
+        return (files, snapshot)
+    }
+
+    /// Durably replaces the checkpoint with `payload` at `version`, naming the current log
+    /// segment as the one that continues it, and moves the lock to the new file.
+    ///
+    /// Call after ``CommitLog/rotate()``, with no other rotation until it returns (the engine's
+    /// checkpoint runs one at a time), so the current segment's base version is `version`.
+    func writeCheckpoint(version: UInt64, payload: [UInt8]) throws {
+        let header = CheckpointFile.Header(version: version, storeID: log.storeID, firstSegment: log.currentSequence)
+        let file = try CheckpointFile.write(path: path, header: header, payload: payload, lock: true)
+        // The old checkpoint's descriptor closes here, after the rename: its lock was on the
+        // replaced inode, and the new inode was locked before it appeared at `path`.
+        checkpointFile.withLockedValue { $0 = file }
+    }
+
+    /// Opens and locks the checkpoint at `path`, or returns nil when there is none.
+    ///
+    /// Retries when the file at `path` was replaced between the open and the lock (the locked
+    /// inode must be the one at `path`).
+    private static func lockCheckpoint(path: String) throws -> POSIXFile? {
+        while true {
+            let file: POSIXFile
+            do {
+                file = try POSIXFile(path: path, mode: .readWrite)
+            } catch let error as StrataError where error.code == .fileNotFound {
+                return nil
+            }
+            guard try file.tryLockExclusive() else { throw alreadyOpen(path) }
+            if try FileSystem.identity(of: path) == file.identity() { return file }
+        }
+    }
+
+    private static func alreadyOpen(_ path: String) -> StrataError {
+        StrataError(.alreadyOpenInAnotherProcess, "the store is open in another process; close it there first",
+                    path: path)
     }
 
     private static func replay(_ record: CommitLog.RecoveredRecord, into snapshot: inout Snapshot) throws {

@@ -23,6 +23,8 @@ public final class POSIXFile: @unchecked Sendable {
         case readOnly
         /// Open for reading and writing, creating the file when it does not exist.
         case readWriteCreate
+        /// Open an existing file for reading and writing.
+        case readWrite
         /// Create a new, empty file (truncating one that exists) for reading and writing.
         case truncate
     }
@@ -36,6 +38,7 @@ public final class POSIXFile: @unchecked Sendable {
         switch mode {
         case .readOnly: flags = O_RDONLY
         case .readWriteCreate: flags = O_RDWR | O_CREAT
+        case .readWrite: flags = O_RDWR
         case .truncate: flags = O_RDWR | O_CREAT | O_TRUNC
         }
         let fd = open(path, flags | O_CLOEXEC, 0o644)
@@ -63,6 +66,13 @@ public final class POSIXFile: @unchecked Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure("fstat") }
         return UInt64(info.st_size)
+    }
+
+    /// The device and inode of the open file, to compare with ``FileSystem/identity(of:)``.
+    public func identity() throws -> FileIdentity {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure("fstat") }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// Writes all of `bytes` at `offset`, retrying short writes and `EINTR`.
@@ -145,8 +155,23 @@ public final class POSIXFile: @unchecked Sendable {
     }
 }
 
+/// Which file a path or a descriptor refers to: its device and inode numbers.
+public struct FileIdentity: Hashable, Sendable {
+    /// The device number.
+    public var device: UInt64
+    /// The inode number.
+    public var inode: UInt64
+}
+
 /// File-system operations on paths.
 public enum FileSystem {
+    /// The identity of the file at `path` now, or nil when there is none.
+    public static func identity(of path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
     /// Whether a file exists at `path`.
     public static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
