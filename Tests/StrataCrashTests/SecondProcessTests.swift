@@ -69,6 +69,10 @@ struct SecondProcessTests {
         second.standardError = errors
         second.standardOutput = Pipe()
         try second.run()
+        // A second process that got in would commit forever: bound the wait, then stop it.
+        let refused = waitUntil(timeout: 60) { !second.isRunning }
+        #expect(refused, "the second process opened the store and kept writing to it")
+        if !refused { kill(second.processIdentifier, SIGKILL) }
         second.waitUntilExit()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(second.terminationStatus == 1)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import StrataStorage
 import StrataSupport
@@ -132,16 +133,17 @@ struct CommitLogPowerCutTests {
         }
     }
 
-    @Test("Random crash states of a 16-page unsynced tail open with the intact prefix (seeded; STRATA_SEED replays)")
+    @Test("Random crash states of a 16-page unsynced tail open with the intact prefix (seeded; STRATA_SEED replays, STRATA_POWER_CUT_STATES sets the count)")
     func randomPageCombinations() throws {
         let seed = SeededRandom.seedFromEnvironment()
-        print("CommitLogPowerCutTests.randomPageCombinations seed \(seed) (replay with STRATA_SEED=\(seed))")
+        let count = ProcessInfo.processInfo.environment["STRATA_POWER_CUT_STATES"].flatMap(Int.init) ?? 100
+        print("CommitLogPowerCutTests.randomPageCombinations: \(count) states, seed \(seed) (replay with STRATA_SEED=\(seed))")
         var random = SeededRandom(seed: seed)
         try withTemporaryDirectory { directory in
             let log = try SyncedThenTail(directory: directory, durableBytes: 10_000,
                                          tailBytes: 15 * SyncedThenTail.page)
             let pages = Array(log.tailPages)
-            for round in 0..<150 {
+            for round in 0..<count {
                 let probability = Double.random(in: 0.2...0.95, using: &random)
                 let written = Set(pages.filter { _ in Double.random(in: 0..<1, using: &random) < probability })
                 let torn = written.randomElement(using: &random).map {

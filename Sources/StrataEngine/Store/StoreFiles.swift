@@ -13,8 +13,11 @@ struct StoreFiles: Sendable {
     let path: String
     let lockFile: POSIXFile
     let log: CommitLog
-    /// The open, locked checkpoint file (nil only for a read-only store that has none).
-    private let checkpointFile: LockedValueBox<POSIXFile?>
+    /// The open, locked checkpoint files: the one at `path` and, after a checkpoint whose rename
+    /// or directory sync failed, the one that may still be there (empty only for a read-only
+    /// store that has no checkpoint). Closing any descriptor of a file drops this process's lock
+    /// on it, so nothing else in the process may open the checkpoint while the store is open.
+    private let checkpointFiles: LockedValueBox<[POSIXFile]>
 
     /// Locks the store's files and rebuilds the newest snapshot: the checkpoint, then every
     /// log record after it (see ``CommitLog/open(storePath:anchor:)`` for the recovery rules).
@@ -47,7 +50,7 @@ struct StoreFiles: Sendable {
             try replay(record, into: &snapshot)
         }
         let files = StoreFiles(path: path, lockFile: lockFile, log: log,
-                               checkpointFile: LockedValueBox(checkpointFile))
+                               checkpointFiles: LockedValueBox(checkpointFile.map { [$0] } ?? []))
         if checkpointFile == nil && !readOnly {
             if !recovery.records.isEmpty { try log.rotate() }
             try files.writeCheckpoint(version: snapshot.version, payload: snapshot.encoded())
@@ -63,10 +66,12 @@ struct StoreFiles: Sendable {
     /// checkpoint runs one at a time), so the current segment's base version is `version`.
     func writeCheckpoint(version: UInt64, payload: [UInt8]) throws {
         let header = CheckpointFile.Header(version: version, storeID: log.storeID, firstSegment: log.currentSequence)
-        let file = try CheckpointFile.write(path: path, header: header, payload: payload, lock: true)
-        // The old checkpoint's descriptor closes here, after the rename: its lock was on the
+        try CheckpointFile.write(path: path, header: header, payload: payload) { file in
+            checkpointFiles.withLockedValue { $0.append(file) }
+        }
+        // The old checkpoint's descriptors close here, after the rename: their locks were on the
         // replaced inode, and the new inode was locked before it appeared at `path`.
-        checkpointFile.withLockedValue { $0 = file }
+        checkpointFiles.withLockedValue { $0.removeFirst($0.count - 1) }
     }
 
     /// Opens and locks the checkpoint at `path`, or returns nil when there is none.

@@ -21,7 +21,7 @@ import StrataSupport
 /// directory synced, so the file at `<path>` is always a complete checkpoint. The log segment it
 /// names is created (and synced) before it is written; older segments are deleted after the
 /// rename. A `.tmp` that a crash or a failed write leaves behind is never read: a failed
-/// ``write(path:header:payload:)`` removes it, and opening a store read-write removes it.
+/// ``write(path:header:payload:locked:)`` removes it, and opening a store read-write removes it.
 ///
 /// The open store holds an exclusive POSIX lock on the checkpoint file: the lock is taken on
 /// the `.tmp` descriptor before the rename, so the file at `<path>` is locked from the moment it
@@ -65,16 +65,18 @@ public enum CheckpointFile {
 
     /// Durably replaces the checkpoint at `path`.
     ///
-    /// - Parameter lock: take an exclusive POSIX lock on the new file before it is renamed into
-    ///   place (see ``POSIXFile/tryLockExclusive()``).
-    /// - Returns: the open new checkpoint file, locked when `lock` is true: keep it open to keep
-    ///   the lock.
+    /// - Parameter locked: when given, the new file is locked exclusively (see
+    ///   ``POSIXFile/tryLockExclusive()``) before it is renamed into place, and handed to this
+    ///   closure right away: keep it open to keep the lock. It is called before the rename, so the
+    ///   caller holds the new file even when the rename or the directory sync then fails (the
+    ///   file at `path` is then either the old checkpoint or the new one).
     /// - Throws: ``StrataError/Code/fileAccess`` (the `.tmp` file is removed and the previous
-    ///   checkpoint stays in place).
-    @discardableResult
-    public static func write(path: String, header fields: Header, payload: [UInt8], lock: Bool = false) throws
-        -> POSIXFile
-    {
+    ///   checkpoint stays in place, unless the rename itself was done and only the directory sync
+    ///   failed); ``StrataError/Code/alreadyOpenInAnotherProcess`` when the new file cannot be
+    ///   locked.
+    public static func write(
+        path: String, header fields: Header, payload: [UInt8], locked: ((POSIXFile) -> Void)? = nil
+    ) throws {
         var header = ByteWriter(capacity: headerSize)
         header.writeRaw(magic)
         header.writeFixed(formatVersion)
@@ -92,19 +94,21 @@ public enum CheckpointFile {
             try file.write(header.bytes, at: 0)
             try file.write(payload, at: UInt64(headerSize))
             try file.sync()
-            if lock, try !file.tryLockExclusive() {
-                throw StrataError(.alreadyOpenInAnotherProcess, "another process holds the new checkpoint file",
-                                  path: temporary)
+            if let locked {
+                guard try file.tryLockExclusive() else {
+                    throw StrataError(.alreadyOpenInAnotherProcess, "another process holds the new checkpoint file",
+                                      path: temporary)
+                }
+                locked(file)
             }
             try FileSystem.atomicReplace(temporary, with: path)
         } catch {
-            // Nothing reads a `.tmp`; leaving a partial one behind would only waste the space a
-            // full disk needs back. (After a failed rename or directory sync the file may
-            // already be at `path`: then there is no `.tmp` to remove.)
+            // Nothing reads a `.tmp`; leaving a partial one behind would only hold on to the
+            // space a full disk needs back. (After a failed directory sync the rename is done
+            // and there is no `.tmp` to remove.)
             try? FileSystem.remove(temporary)
             throw error
         }
-        return file
     }
 
     /// Reads the checkpoint at `path`, or returns nil when there is none.
