@@ -178,4 +178,35 @@ struct LogContinuityTests {
             #expect(try CommitLog.open(storePath: store, anchor: anchored).1.records.isEmpty)
         }
     }
+
+    @Test("A rotation whose new segment cannot be synced removes it; appends go on in the old segment and reopen")
+    func failedRotation() throws {
+        try withTemporaryDirectory { directory in
+            let log = try ThreeSegmentLog(directory: directory)
+            let (reopened, _) = try CommitLog.open(storePath: log.store)
+            StorageFaults.shared.failNextSyncs(matching: log.segment(4))
+            #expect(throws: StrataError.self) { try reopened.rotate() }
+            #expect(!FileSystem.exists(log.segment(4)))
+            try appendRecords(reopened, versions: 9...10)
+            try reopened.sync()
+            let (_, recovery) = try CommitLog.open(storePath: log.store)
+            #expect(recovery.records.map(\.version) == Array(1...10))
+        }
+    }
+
+    @Test("An empty newest segment left by a failed rotation (appends went on before it) is removed; with records it is corruption")
+    func abandonedRotation() throws {
+        try withTemporaryDirectory { directory in
+            let log = try ThreeSegmentLog(directory: directory)
+            let stale = LogSegment.header(LogSegment.Header(salt: 3, sequence: 4, storeID: log.storeID, baseVersion: 7))
+            try writeFile(log.segment(4), stale)
+            let (reopened, recovery) = try CommitLog.open(storePath: log.store)
+            #expect(recovery.records.map(\.version) == Array(1...8))
+            #expect(!FileSystem.exists(log.segment(4)))
+            #expect(reopened.currentSequence == 3)
+
+            try writeFile(log.segment(4), stale + sealedRecord(version: 8, payload: [8]))
+            expectCorruption(naming: log.segment(4)) { _ = try CommitLog.open(storePath: log.store) }
+        }
+    }
 }

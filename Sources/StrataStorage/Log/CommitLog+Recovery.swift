@@ -65,7 +65,10 @@ extension CommitLog {
     ///   successor was created and is now missing: corruption.
     /// - A newest segment whose header is all zeros or shorter than a header was being created
     ///   when the process stopped; it is removed, unless the checkpoint names it or the segment
-    ///   before it is sealed (then its header had been synced: corruption).
+    ///   before it is sealed (then its header had been synced: corruption). So is a newest segment
+    ///   without records whose base version is older than the end of the segment before it (a
+    ///   rotation that failed after writing the header, after which appends went on in the
+    ///   segment before it).
     /// - A record is accepted only at the offset where the previous one ended, with a valid
     ///   header, the expected chain value (see ``LogRecord``) and payload checksum, and the next
     ///   version; a valid record with any other version is corruption.
@@ -100,12 +103,21 @@ extension CommitLog {
             let isLast = index == live.count - 1
             let file = try POSIXFile(path: segment.path, mode: .readWriteCreate)
             let bytes = try file.readAll()
-            let unwritten = bytes.withUnsafeBytes(LogSegment.isUnwritten)
-            if unwritten {
-                guard isLast, segment.sequence != anchor?.firstSegment, !previousSealed else {
+            let mayBeAbandoned = isLast && index > 0 && segment.sequence != anchor?.firstSegment && !previousSealed
+            if bytes.withUnsafeBytes(LogSegment.isUnwritten) {
+                guard mayBeAbandoned || (isLast && index == 0 && anchor == nil) else {
                     throw StrataError(.corruptFile, "log segment header is missing, but the segment was complete",
                                       path: segment.path, offset: 0)
                 }
+                unwrittenNewest = segment
+                break
+            }
+            if mayBeAbandoned, try bytes.withUnsafeBytes({ (raw) throws -> Bool in
+                guard LogSegment.hasNoRecords(raw) else { return false }
+                return try LogSegment.validateHeader(raw, path: segment.path).baseVersion != base
+            }) {
+                // A rotation that failed after writing the header: the writer went on appending
+                // to the segment before it, so this one follows an older version. It holds nothing.
                 unwrittenNewest = segment
                 break
             }

@@ -86,13 +86,27 @@ struct LogSegment {
     }
 
     /// Creates an empty segment file and syncs it and its directory.
+    ///
+    /// When a step fails, the file is removed (best effort): appends then continue in the
+    /// segment before it, and recovery also removes an empty newest segment that such a failed
+    /// rotation leaves (see ``CommitLog/open(storePath:anchor:)``).
     static func create(storePath: String, fields: Header) throws -> (LogSegment, POSIXFile) {
         let path = path(storePath: storePath, sequence: fields.sequence)
         let file = try POSIXFile(path: path, mode: .truncate)
-        try file.write(header(fields), at: 0)
-        try file.sync()
-        try FileSystem.syncDirectory(containing: path)
+        do {
+            try file.write(header(fields), at: 0)
+            try file.sync()
+            try FileSystem.syncDirectory(containing: path)
+        } catch {
+            try? FileSystem.remove(path)
+            throw error
+        }
         return (LogSegment(sequence: fields.sequence, path: path), file)
+    }
+
+    /// Whether `bytes` hold a header and nothing after it but zeros: a segment without records.
+    static func hasNoRecords(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count >= headerSize && bytes[headerSize...].allSatisfy { $0 == 0 }
     }
 
     /// Whether `bytes` look like a segment whose creation was interrupted before its header
