@@ -88,7 +88,9 @@ struct SecondProcessTests {
         kill(writer.processIdentifier, SIGKILL)
         text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
         writer.waitUntilExit()
-        let acknowledged = text.split(separator: "\n").compactMap { $0.hasPrefix("ack ") ? Int64($0.dropFirst(4)) : nil }
+        let acknowledged = text.split(separator: "\n").compactMap {
+            $0.hasPrefix("ack ") ? Int64($0.dropFirst(4)) : nil
+        }
         #expect(acknowledged.count >= 150)
 
         let store = try Store.open(.file(path))

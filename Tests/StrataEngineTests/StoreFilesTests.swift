@@ -8,7 +8,8 @@ private let itemSchema = TableSchema(name: "Item", columns: [ColumnSchema("id", 
 
 /// Writes items `ids` to the store, one commit each, creating the table when needed.
 private func insert(_ ids: ClosedRange<Int>, into store: Store) throws {
-    let table = try store.currentSnapshot.tableKey(named: "Item") ?? store.write { tx in try tx.createTable(itemSchema) }
+    let table = try store.currentSnapshot.tableKey(named: "Item")
+        ?? store.write { tx in try tx.createTable(itemSchema) }
     for id in ids {
         try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(Int64(id))]) }
     }

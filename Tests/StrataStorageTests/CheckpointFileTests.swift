@@ -11,7 +11,8 @@ struct CheckpointFileTests {
     func roundTrip() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("store.checkpoint")
-            try CheckpointFile.write(path: path, header: sampleHeader(0x0102_0304_0506_0708), payload: samplePayloadBytes)
+            try CheckpointFile.write(
+                path: path, header: sampleHeader(0x0102_0304_0506_0708), payload: samplePayloadBytes)
             let contents = try #require(try CheckpointFile.read(path: path))
             #expect(contents.version == 0x0102_0304_0506_0708)
             #expect(contents.payload == samplePayloadBytes)

@@ -137,7 +137,8 @@ struct CommitLogPowerCutTests {
     func randomPageCombinations() throws {
         let seed = SeededRandom.seedFromEnvironment()
         let count = ProcessInfo.processInfo.environment["STRATA_POWER_CUT_STATES"].flatMap(Int.init) ?? 100
-        print("CommitLogPowerCutTests.randomPageCombinations: \(count) states, seed \(seed) (replay with STRATA_SEED=\(seed))")
+        print("CommitLogPowerCutTests.randomPageCombinations: \(count) states, seed \(seed) "
+              + "(replay with STRATA_SEED=\(seed))")
         var random = SeededRandom(seed: seed)
         try withTemporaryDirectory { directory in
             let log = try SyncedThenTail(directory: directory, durableBytes: 10_000,

@@ -32,16 +32,20 @@ struct StoreFiles: Sendable {
         guard try lockFile.tryLockExclusive() else { throw alreadyOpen(path) }
         let checkpointFile = try lockCheckpoint(path: path)
         if !readOnly { try FileSystem.remove(CheckpointFile.temporaryPath(for: path)) }
+        if try FormatOneStore.detect(storePath: path, checkpoint: checkpointFile) {
+            guard !readOnly else {
+                throw StrataError(.invalidFileFormat, "the store was written by an earlier Strata (format 1); open it "
+                                      + "read-write once to upgrade it", path: path)
+            }
+            return try upgrade(path: path, lockFile: lockFile, checkpointFile: checkpointFile)
+        }
 
         var snapshot = Snapshot.empty
         var anchor: LogAnchor?
         if let checkpointFile {
             let checkpoint = try CheckpointFile.read(checkpointFile)
-            snapshot = try Snapshot.decode(checkpoint.payload, path: path, offset: UInt64(CheckpointFile.headerSize))
-            guard snapshot.version == checkpoint.version else {
-                throw StrataError(.corruptFile, "checkpoint header says version \(checkpoint.version), its payload "
-                                  + "\(snapshot.version)", path: path, offset: 16)
-            }
+            snapshot = try loadCheckpoint(checkpoint.payload, version: checkpoint.version, path: path,
+                                          payloadOffset: CheckpointFile.headerSize)
             anchor = LogAnchor(storeID: checkpoint.header.storeID, version: checkpoint.version,
                                firstSegment: checkpoint.header.firstSegment, path: path)
         }
@@ -57,6 +61,40 @@ struct StoreFiles: Sendable {
             try log.removeSealedSegments()
         }
         return (files, snapshot)
+    }
+
+    /// Upgrades a format 1 store (see ``FormatOneStore``): reads it by format 1's rules, starts a
+    /// format 2 log after its last segment, writes a format 2 checkpoint of everything read (the
+    /// moment the upgrade takes effect: a crash before it leaves the format 1 store, which the
+    /// next open upgrades again), then deletes the format 1 segments.
+    private static func upgrade(
+        path: String, lockFile: POSIXFile, checkpointFile: POSIXFile?
+    ) throws -> (files: StoreFiles, snapshot: Snapshot) {
+        let old = try FormatOneStore.read(storePath: path, checkpoint: checkpointFile)
+        var snapshot = Snapshot.empty
+        if let checkpoint = old.checkpoint {
+            snapshot = try loadCheckpoint(checkpoint.payload, version: checkpoint.version, path: path, payloadOffset: 40)
+        }
+        for record in old.records {
+            try replay(record, into: &snapshot, payloadOffset: 24)
+        }
+        let log = try CommitLog.start(storePath: path, sequence: old.lastSequence + 1, baseVersion: snapshot.version)
+        let files = StoreFiles(path: path, lockFile: lockFile, log: log,
+                               checkpointFiles: LockedValueBox(checkpointFile.map { [$0] } ?? []))
+        try files.writeCheckpoint(version: snapshot.version, payload: snapshot.encoded())
+        for segment in old.segmentPaths { try FileSystem.remove(segment) }
+        try FileSystem.syncDirectory(containing: path)
+        return (files, snapshot)
+    }
+
+    private static func loadCheckpoint(_ payload: [UInt8], version: UInt64, path: String,
+                                       payloadOffset: Int) throws -> Snapshot {
+        let snapshot = try Snapshot.decode(payload, path: path, offset: UInt64(payloadOffset))
+        guard snapshot.version == version else {
+            throw StrataError(.corruptFile, "checkpoint header says version \(version), its payload "
+                              + "\(snapshot.version)", path: path, offset: 16)
+        }
+        return snapshot
     }
 
     /// Durably replaces the checkpoint with `payload` at `version`, naming the current log
@@ -96,9 +134,11 @@ struct StoreFiles: Sendable {
                     path: path)
     }
 
-    private static func replay(_ record: CommitLog.RecoveredRecord, into snapshot: inout Snapshot) throws {
+    private static func replay(
+        _ record: CommitLog.RecoveredRecord, into snapshot: inout Snapshot, payloadOffset: Int = LogRecord.headerSize
+    ) throws {
         let instructions = try record.payload.withUnsafeBytes { raw in
-            var reader = ByteReader(raw, origin: record.path, originOffset: record.offset + UInt64(LogRecord.headerSize))
+            var reader = ByteReader(raw, origin: record.path, originOffset: record.offset + UInt64(payloadOffset))
             let instructions = try reader.readInstructions()
             guard reader.isAtEnd else { throw reader.corrupt("trailing bytes after the instructions") }
             return instructions

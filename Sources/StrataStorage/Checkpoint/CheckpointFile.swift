@@ -25,8 +25,9 @@ import StrataSupport
 ///
 /// The open store holds an exclusive POSIX lock on the checkpoint file: the lock is taken on
 /// the `.tmp` descriptor before the rename, so the file at `<path>` is locked from the moment it
-/// appears. Format 1 checkpoints (40-byte header, without identity or segment) are not read:
-/// ``read(path:)`` throws ``StrataError/Code/invalidFileFormat``.
+/// appears. Format 1 checkpoints (40-byte header, without identity or segment) are not read by
+/// ``read(path:)`` (``StrataError/Code/invalidFileFormat``); the engine upgrades a format 1 store
+/// on its first read-write open (see ``FormatOneStore``).
 public enum CheckpointFile {
     static let magic: [UInt8] = Array("STRATACK".utf8)
     static let formatVersion: UInt32 = 2
@@ -137,7 +138,8 @@ public enum CheckpointFile {
             guard format == formatVersion else {
                 throw StrataError(.invalidFileFormat,
                                   "unsupported checkpoint format \(format) (this version reads format "
-                                      + "\(formatVersion); format 1 was written by an earlier Strata)",
+                                      + "\(formatVersion); format 1 was written by an earlier Strata and is "
+                                      + "upgraded by opening the store read-write)",
                                   path: path, offset: 8)
             }
             guard raw.count >= headerSize else {

@@ -164,6 +164,19 @@ extension CommitLog {
                 Recovery(records: records, truncatedBytes: truncated))
     }
 
+    /// Starts a new, empty log at segment `sequence` whose first record follows `baseVersion`,
+    /// for a new store identity (used to upgrade a format 1 store). A file already at that
+    /// segment's path is replaced.
+    public static func start(storePath: String, sequence: UInt64, baseVersion: UInt64) throws -> CommitLog {
+        let fields = LogSegment.Header(salt: UInt32.random(in: .min ... .max), sequence: sequence,
+                                       storeID: makeStoreID(), baseVersion: baseVersion)
+        let (segment, file) = try LogSegment.create(storePath: storePath, fields: fields)
+        let current = Current(file: file, segments: [segment], appendOffset: UInt64(LogSegment.headerSize),
+                              lastVersion: baseVersion, chain: fields.salt,
+                              syncedLength: UInt64(LogSegment.headerSize), markedLength: UInt64(LogSegment.headerSize))
+        return CommitLog(storePath: storePath, storeID: fields.storeID, current: current)
+    }
+
     /// What scanning one segment found.
     struct Scan {
         /// The offset after the last record kept.

@@ -71,7 +71,9 @@ public final class CommitLog: Sendable {
                 try file.write(UnsafeRawBufferPointer(rebasing: raw[LogRecord.headerSize...]),
                                at: offset + UInt64(LogRecord.headerSize))
             }
-            let headerCRC = header.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 28, as: UInt32.self)) }
+            let headerCRC = header.withUnsafeBytes {
+                UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
+            }
             return (sealed.version, headerCRC)
         }
         current.withLockedValue {

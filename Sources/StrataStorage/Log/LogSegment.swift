@@ -30,8 +30,9 @@ import StrataSupport
 /// sealed with its final length.
 ///
 /// Segments are named `<store>.log.<sequence as 16 hex digits>`, so sorting the names sorts
-/// them by sequence. Format 1 segments (32-byte header, records without a chain) are not read:
-/// opening them throws ``StrataError/Code/invalidFileFormat``.
+/// them by sequence. Format 1 segments (32-byte header, records without a chain) are not read by
+/// ``CommitLog/open(storePath:anchor:)`` (``StrataError/Code/invalidFileFormat``); the engine
+/// upgrades a format 1 store on its first read-write open (see ``FormatOneStore``).
 struct LogSegment {
     static let headerSize = 64
     static let markerOffset = 48
@@ -127,7 +128,8 @@ struct LogSegment {
         guard format == formatVersion else {
             throw StrataError(.invalidFileFormat,
                               "unsupported commit log format \(format) (this version reads format \(formatVersion); "
-                                  + "format 1 logs were written by an earlier Strata and are not read)",
+                                  + "format 1 was written by an earlier Strata and is upgraded by opening the store "
+                                  + "read-write)",
                               path: path, offset: 8)
         }
         guard bytes.count >= headerSize else {
