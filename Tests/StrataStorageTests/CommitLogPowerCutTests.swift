@@ -269,4 +269,24 @@ struct CommitLogPowerCutTests {
             #expect(recovery.records.last?.payload == Array(repeating: 9, count: 40))
         }
     }
+
+    @Test("Opening marks the recovered records durable only after syncing them: when that sync fails, the marker is unchanged")
+    func markerFollowsRecoverySync() throws {
+        try withTemporaryDirectory { directory in
+            let store = storePath(in: directory)
+            let segment = LogSegment.path(storePath: store, sequence: 1)
+            do {
+                let (log, _) = try CommitLog.open(storePath: store)
+                try appendRecords(log, versions: 1...5)
+            }
+            func marker() throws -> LogSegment.Marker? { try readFile(segment).withUnsafeBytes(LogSegment.readMarker) }
+            #expect(try marker()?.durableLength == UInt64(LogSegment.headerSize))
+            StorageFaults.shared.failNextSyncs(matching: segment)
+            #expect(throws: StrataError.self) { _ = try CommitLog.open(storePath: store) }
+            #expect(try marker()?.durableLength == UInt64(LogSegment.headerSize))
+            let (log, recovery) = try CommitLog.open(storePath: store)
+            #expect(recovery.records.map(\.version) == [1, 2, 3, 4, 5])
+            #expect(try marker()?.durableLength == log.currentSegmentSize)
+        }
+    }
 }

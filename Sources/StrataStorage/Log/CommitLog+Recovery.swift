@@ -153,10 +153,12 @@ extension CommitLog {
         }
         let end = UInt64(last.scan.end)
         let truncated = UInt64(last.size) - end
-        if truncated > 0 { try last.file.truncate(to: end) }
         if truncated > 0 || last.scan.markedLength != end {
-            try writeMarker(LogSegment.Marker(durableLength: end, sealed: false), to: last.file)
+            if truncated > 0 { try last.file.truncate(to: end) }
+            // Sync first: the marker may name only bytes already on stable storage. The marker
+            // itself reaches the disk with the next sync (or earlier); either version is true.
             try last.file.sync()
+            try writeMarker(LogSegment.Marker(durableLength: end, sealed: false), to: last.file)
         }
         let current = Current(file: last.file, segments: kept, appendOffset: end, lastVersion: last.scan.lastVersion,
                               chain: last.scan.chain, syncedLength: end, markedLength: end)
