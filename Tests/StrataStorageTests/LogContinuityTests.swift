@@ -194,7 +194,7 @@ struct LogContinuityTests {
         }
     }
 
-    @Test("An empty newest segment left by a failed rotation (appends went on before it) is removed; with records it is corruption")
+    @Test("An empty newest segment left by a failed rotation (stale base version or damaged header) is removed; with records it is corruption")
     func abandonedRotation() throws {
         try withTemporaryDirectory { directory in
             let log = try ThreeSegmentLog(directory: directory)
@@ -204,6 +204,12 @@ struct LogContinuityTests {
             #expect(recovery.records.map(\.version) == Array(1...8))
             #expect(!FileSystem.exists(log.segment(4)))
             #expect(reopened.currentSequence == 3)
+
+            var damaged = stale
+            damaged[20] ^= 0xFF
+            try writeFile(log.segment(4), Array(damaged))
+            #expect(try CommitLog.open(storePath: log.store).1.records.map(\.version) == Array(1...8))
+            #expect(!FileSystem.exists(log.segment(4)), "a header a failed write left damaged holds nothing either")
 
             try writeFile(log.segment(4), stale + sealedRecord(version: 8, payload: [8]))
             expectCorruption(naming: log.segment(4)) { _ = try CommitLog.open(storePath: log.store) }

@@ -65,10 +65,10 @@ extension CommitLog {
     ///   successor was created and is now missing: corruption.
     /// - A newest segment whose header is all zeros or shorter than a header was being created
     ///   when the process stopped; it is removed, unless the checkpoint names it or the segment
-    ///   before it is sealed (then its header had been synced: corruption). So is a newest segment
-    ///   without records whose base version is older than the end of the segment before it (a
-    ///   rotation that failed after writing the header, after which appends went on in the
-    ///   segment before it).
+    ///   before it is sealed (then its header had been synced: corruption). So is such a newest
+    ///   segment without records (nothing but zeros after its header) whose header is damaged or
+    ///   whose base version is not the end of the segment before it: a rotation that failed while
+    ///   or after writing the header, after which appends went on in the segment before it.
     /// - A record is accepted only at the offset where the previous one ended, with a valid
     ///   header, the expected chain value (see ``LogRecord``) and payload checksum, and the next
     ///   version; a valid record with any other version is corruption.
@@ -112,12 +112,13 @@ extension CommitLog {
                 unwrittenNewest = segment
                 break
             }
-            if mayBeAbandoned, try bytes.withUnsafeBytes({ (raw) throws -> Bool in
+            if mayBeAbandoned, bytes.withUnsafeBytes({ raw in
                 guard LogSegment.hasNoRecords(raw) else { return false }
-                return try LogSegment.validateHeader(raw, path: segment.path).baseVersion != base
+                let header = try? LogSegment.validateHeader(raw, path: segment.path)
+                return header?.baseVersion != base
             }) {
-                // A rotation that failed after writing the header: the writer went on appending
-                // to the segment before it, so this one follows an older version. It holds nothing.
+                // A rotation that failed while writing the header, or after it: the writer went on
+                // appending to the segment before it. The segment holds nothing.
                 unwrittenNewest = segment
                 break
             }
