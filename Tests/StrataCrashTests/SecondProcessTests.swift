@@ -78,10 +78,11 @@ struct SecondProcessTests {
         #expect(second.terminationStatus == 1)
         #expect(message.contains("alreadyOpenInAnotherProcess"), "second process said: \(message)")
 
-        // And this process, many times while A keeps checkpointing.
+        // And this process, many times while A keeps checkpointing, read-write and read-only.
         for attempt in 0..<20 {
             readAcks(atLeast: 60 + attempt * 5)
-            let error = #expect(throws: StrataError.self, "attempt \(attempt)") { _ = try Store.open(.file(path)) }
+            let configuration = StoreConfiguration(location: .file(path: path), readOnly: attempt % 2 == 1)
+            let error = #expect(throws: StrataError.self, "attempt \(attempt)") { _ = try Store.open(configuration) }
             #expect(error?.code == .alreadyOpenInAnotherProcess, "attempt \(attempt): \(String(describing: error))")
         }
 

@@ -30,7 +30,7 @@ struct StoreFiles: Sendable {
         }
         let lockFile = try POSIXFile(path: path + ".lock", mode: .readWriteCreate)
         guard try lockFile.tryLockExclusive() else { throw alreadyOpen(path) }
-        let checkpointFile = try lockCheckpoint(path: path)
+        let checkpointFile = try lockCheckpoint(path: path, readOnly: readOnly)
         if !readOnly { try FileSystem.remove(CheckpointFile.temporaryPath(for: path)) }
         if try FormatOneStore.detect(storePath: path, checkpoint: checkpointFile) {
             guard !readOnly else {
@@ -112,19 +112,21 @@ struct StoreFiles: Sendable {
         checkpointFiles.withLockedValue { $0.removeFirst($0.count - 1) }
     }
 
-    /// Opens and locks the checkpoint at `path`, or returns nil when there is none.
+    /// Opens and locks the checkpoint at `path`, or returns nil when there is none: exclusively,
+    /// or for a read-only store shared (on a read-only descriptor, so a read-only store needs no
+    /// write permission on it; a writer's exclusive lock still excludes it, and it excludes one).
     ///
     /// Retries when the file at `path` was replaced between the open and the lock (the locked
     /// inode must be the one at `path`).
-    private static func lockCheckpoint(path: String) throws -> POSIXFile? {
+    private static func lockCheckpoint(path: String, readOnly: Bool) throws -> POSIXFile? {
         while true {
             let file: POSIXFile
             do {
-                file = try POSIXFile(path: path, mode: .readWrite)
+                file = try POSIXFile(path: path, mode: readOnly ? .readOnly : .readWrite)
             } catch let error as StrataError where error.code == .fileNotFound {
                 return nil
             }
-            guard try file.tryLockExclusive() else { throw alreadyOpen(path) }
+            guard try readOnly ? file.tryLockShared() : file.tryLockExclusive() else { throw alreadyOpen(path) }
             if try FileSystem.identity(of: path) == file.identity() { return file }
         }
     }

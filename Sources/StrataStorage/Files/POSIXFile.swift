@@ -144,8 +144,21 @@ public final class POSIXFile: @unchecked Sendable {
     ///
     /// - Returns: false when another process holds it.
     public func tryLockExclusive() throws -> Bool {
+        try tryLock(type: F_WRLCK)
+    }
+
+    /// Takes a shared, non-blocking POSIX record lock (`fcntl(F_SETLK)`, `F_RDLCK`) on the whole
+    /// file: it excludes exclusive locks of other processes, not other shared ones. Works on a
+    /// file opened read-only. The caveats of ``tryLockExclusive()`` apply.
+    ///
+    /// - Returns: false when another process holds an exclusive lock on it.
+    public func tryLockShared() throws -> Bool {
+        try tryLock(type: F_RDLCK)
+    }
+
+    private func tryLock(type: Int32) throws -> Bool {
         var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
+        lock.l_type = Int16(type)
         lock.l_whence = Int16(SEEK_SET)
         lock.l_start = 0
         lock.l_len = 0
