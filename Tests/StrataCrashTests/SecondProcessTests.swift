@@ -1,5 +1,6 @@
 import Foundation
 import StrataEngine
+import StrataSupport
 import Testing
 
 @Suite("A second process")
@@ -31,5 +32,76 @@ struct SecondProcessTests {
         #expect(store.currentVersion == versionBefore)
         try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(8)]) }
         #expect(store.currentSnapshot.table(table)?.count == 2)
+    }
+
+    @Test("with the lock file deleted while a process writes the store, a second process still gets alreadyOpenInAnotherProcess, and the writer's acknowledged commits all survive")
+    func deletedLockFileStillGuards() throws {
+        let directory = try TemporaryDirectory.create()
+        defer { directory.remove() }
+        let path = directory.path + "/guarded.strata"
+        let worker = try CrashWorker.locate()
+
+        // Process A commits with a small checkpoint threshold, so its checkpoint file is replaced
+        // (and its lock moved) many times while B tries to get in.
+        let writer = Process()
+        writer.executableURL = worker
+        writer.arguments = [path, "full", "4096"]
+        let output = Pipe()
+        writer.standardOutput = output
+        try writer.run()
+        let reader = output.fileHandleForReading
+        var text = ""
+        func readAcks(atLeast count: Int) {
+            while text.split(separator: "\n").filter({ $0.hasPrefix("ack ") }).count < count {
+                let chunk = reader.availableData
+                if chunk.isEmpty { return }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+        readAcks(atLeast: 50)
+        try FileManager.default.removeItem(atPath: path + ".lock")
+
+        // Process B: another worker on the same store.
+        let second = Process()
+        second.executableURL = worker
+        second.arguments = [path, "full", "4096"]
+        let errors = Pipe()
+        second.standardError = errors
+        second.standardOutput = Pipe()
+        try second.run()
+        // A second process that got in would commit forever: bound the wait, then stop it.
+        let refused = waitUntil(timeout: 60) { !second.isRunning }
+        #expect(refused, "the second process opened the store and kept writing to it")
+        if !refused { kill(second.processIdentifier, SIGKILL) }
+        second.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(second.terminationStatus == 1)
+        #expect(message.contains("alreadyOpenInAnotherProcess"), "second process said: \(message)")
+
+        // And this process, many times while A keeps checkpointing, read-write and read-only.
+        for attempt in 0..<20 {
+            readAcks(atLeast: 60 + attempt * 5)
+            let configuration = StoreConfiguration(location: .file(path: path), readOnly: attempt % 2 == 1)
+            let error = #expect(throws: StrataError.self, "attempt \(attempt)") { _ = try Store.open(configuration) }
+            #expect(error?.code == .alreadyOpenInAnotherProcess, "attempt \(attempt): \(String(describing: error))")
+        }
+
+        kill(writer.processIdentifier, SIGKILL)
+        text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+        writer.waitUntilExit()
+        let acknowledged = text.split(separator: "\n").compactMap {
+            $0.hasPrefix("ack ") ? Int64($0.dropFirst(4)) : nil
+        }
+        #expect(acknowledged.count >= 150)
+
+        let store = try Store.open(.file(path))
+        let counters = try #require(store.currentSnapshot.tableKey(named: "Counter"))
+        let table = try #require(store.currentSnapshot.table(counters))
+        let key = try #require(table.object(forPrimaryKey: .int(1)))
+        guard case .int(let counter) = table.row(key)?.values[1] else {
+            Issue.record("counter 1 is missing")
+            return
+        }
+        #expect(counter >= acknowledged.last ?? 0, "every acknowledged commit survives")
     }
 }

@@ -18,13 +18,13 @@ private func relativeStorePathStatus() -> Int32 {
             guard chdir(directory.path) == 0 else { return 1 }
             let store = "store.strata"
             do {
-                let (log, _) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+                let (log, _) = try CommitLog.open(storePath: store)
                 try appendRecords(log, versions: 1...3)
                 try log.sync()
             }
             let sizeBefore = try fileSize(directory.file("") + LogSegment.path(storePath: store, sequence: 1))
             guard try CommitLog.segmentPaths(storePath: store).count == 1 else { return 2 }
-            let (_, recovery) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+            let (_, recovery) = try CommitLog.open(storePath: store)
             guard recovery.records.map(\.version) == [1, 2, 3] else { return 3 }
             let sizeAfter = try fileSize(directory.file("") + LogSegment.path(storePath: store, sequence: 1))
             return sizeAfter == sizeBefore ? 0 : 4
@@ -40,7 +40,7 @@ struct CommitLogTests {
     func openCreatesFirstSegment() throws {
         try withTemporaryDirectory { directory in
             let store = storePath(in: directory)
-            let (log, recovery) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+            let (log, recovery) = try CommitLog.open(storePath: store)
             let first = LogSegment.path(storePath: store, sequence: 1)
             #expect(first == store + ".log.0000000000000001")
             #expect(try CommitLog.segmentPaths(storePath: store) == [first])
@@ -49,10 +49,15 @@ struct CommitLogTests {
             #expect(log.segmentCount == 1)
             #expect(log.currentSegmentSize == UInt64(LogSegment.headerSize))
             let bytes = try readFile(first)
-            #expect(bytes == LogSegment.header(sequence: 1))
+            #expect(bytes.count == LogSegment.headerSize)
             #expect(Array(bytes[0..<8]) == Array("STRATLOG".utf8))
-            let sequence = try bytes.withUnsafeBytes { try LogSegment.validateHeader($0, path: first) }
-            #expect(sequence == 1)
+            let header = try bytes.withUnsafeBytes { try LogSegment.validateHeader($0, path: first) }
+            #expect(header.sequence == 1)
+            #expect(header.baseVersion == 0)
+            #expect(header.storeID == log.storeID)
+            #expect(log.storeID != 0)
+            let marker = bytes.withUnsafeBytes { LogSegment.readMarker($0) }
+            #expect(marker == LogSegment.Marker(durableLength: UInt64(LogSegment.headerSize), sealed: false))
         }
     }
 
@@ -64,7 +69,7 @@ struct CommitLogTests {
             let count: UInt64 = 25
             var expectedOffsets: [UInt64] = []
             do {
-                let (log, _) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+                let (log, _) = try CommitLog.open(storePath: store)
                 for version in 1...count {
                     expectedOffsets.append(log.currentSegmentSize)
                     let record = sealedRecord(version: version, payload: samplePayload(version))
@@ -74,7 +79,7 @@ struct CommitLogTests {
                 try log.sync()
                 #expect(log.currentSegmentSize == (try fileSize(segment)))
             }
-            let (log, recovery) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+            let (log, recovery) = try CommitLog.open(storePath: store)
             #expect(recovery.truncatedBytes == 0)
             #expect(recovery.records.map(\.version) == Array(1...count))
             for record in recovery.records {
@@ -89,25 +94,30 @@ struct CommitLogTests {
     }
 
     @Test(
-        "Reopening with checkpoint version k returns only the records newer than k",
-        arguments: [
-            UInt64(0), 1, 2, 9, 19, 20,
-        ])
-    func checkpointFiltersRecords(checkpointVersion: UInt64) throws {
+        "Reopening with a checkpoint anchor that names segment 2 returns only its records and deletes segment 1",
+        arguments: [UInt64(1), 9, 20])
+    func anchorSelectsSegments(checkpointVersion: UInt64) throws {
         try withTemporaryDirectory { directory in
             let store = storePath(in: directory)
+            let storeID: UInt64
             do {
-                let (log, _) = try CommitLog.open(storePath: store, checkpointVersion: 0)
-                try appendRecords(log, versions: 1...20)
+                let (log, _) = try CommitLog.open(storePath: store)
+                storeID = log.storeID
+                try appendRecords(log, versions: 1...checkpointVersion)
+                try log.rotate()
+                if checkpointVersion < 20 { try appendRecords(log, versions: (checkpointVersion + 1)...20) }
                 try log.sync()
             }
-            let (_, recovery) = try CommitLog.open(storePath: store, checkpointVersion: checkpointVersion)
+            let anchor = LogAnchor(storeID: storeID, version: checkpointVersion, firstSegment: 2, path: store)
+            let (log, recovery) = try CommitLog.open(storePath: store, anchor: anchor)
             let expected = checkpointVersion < 20 ? Array((checkpointVersion + 1)...20) : []
             #expect(recovery.records.map(\.version) == expected)
             for record in recovery.records {
                 #expect(record.payload == samplePayload(record.version))
             }
             #expect(recovery.truncatedBytes == 0)
+            #expect(try CommitLog.segmentPaths(storePath: store) == [LogSegment.path(storePath: store, sequence: 2)])
+            #expect(log.lastVersion == 20)
         }
     }
 
@@ -118,7 +128,7 @@ struct CommitLogTests {
             let first = LogSegment.path(storePath: store, sequence: 1)
             let second = LogSegment.path(storePath: store, sequence: 2)
             do {
-                let (log, _) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+                let (log, _) = try CommitLog.open(storePath: store)
                 try appendRecords(log, versions: 1...5)
                 try log.sync()
                 try log.rotate()
@@ -129,9 +139,11 @@ struct CommitLogTests {
                 #expect(log.currentSegmentSize == (try fileSize(second)))
             }
             #expect(try CommitLog.segmentPaths(storePath: store) == [first, second])
-            #expect(try readFile(second).prefix(LogSegment.headerSize) == LogSegment.header(sequence: 2)[...])
+            let secondHeader = try readFile(second).withUnsafeBytes { try LogSegment.validateHeader($0, path: second) }
+            #expect(secondHeader.sequence == 2)
+            #expect(secondHeader.baseVersion == 5)
 
-            let (log, recovery) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+            let (log, recovery) = try CommitLog.open(storePath: store)
             #expect(recovery.records.map(\.version) == Array(1...9))
             let expectedPaths = Array(repeating: first, count: 5) + Array(repeating: second, count: 4)
             #expect(recovery.records.map(\.path) == expectedPaths)
@@ -145,7 +157,7 @@ struct CommitLogTests {
             try log.sync()
             #expect(try fileSize(first) == sizeOfFirst)
             #expect(log.currentSegmentSize == (try fileSize(second)))
-            let (_, again) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+            let (_, again) = try CommitLog.open(storePath: store)
             #expect(again.records.map(\.version) == Array(1...10))
             #expect(again.records.last?.path == second)
         }
@@ -156,14 +168,14 @@ struct CommitLogTests {
         try withTemporaryDirectory { directory in
             let store = storePath(in: directory)
             do {
-                let (log, _) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+                let (log, _) = try CommitLog.open(storePath: store)
                 try appendRecords(log, versions: 1...2)
                 try log.sync()
                 try log.rotate()
                 try appendRecords(log, versions: 3...4)
                 try log.sync()
             }
-            let (log, _) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+            let (log, _) = try CommitLog.open(storePath: store)
             try log.rotate()
             try appendRecords(log, versions: 5...6)
             try log.sync()
@@ -172,7 +184,7 @@ struct CommitLogTests {
                     == (1...3).map {
                         LogSegment.path(storePath: store, sequence: $0)
                     })
-            let (_, recovery) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+            let (_, recovery) = try CommitLog.open(storePath: store)
             #expect(recovery.records.map(\.version) == Array(1...6))
         }
     }
@@ -182,8 +194,10 @@ struct CommitLogTests {
         try withTemporaryDirectory { directory in
             let store = storePath(in: directory)
             let third = LogSegment.path(storePath: store, sequence: 3)
+            let storeID: UInt64
             do {
-                let (log, _) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+                let (log, _) = try CommitLog.open(storePath: store)
+                storeID = log.storeID
                 try appendRecords(log, versions: 1...3)
                 try log.sync()
                 try log.rotate()
@@ -201,18 +215,18 @@ struct CommitLogTests {
                 try log.sync()
                 #expect(log.currentSegmentSize == (try fileSize(third)))
             }
-            let (log, recovery) = try CommitLog.open(storePath: store, checkpointVersion: 6)
+            let anchor = LogAnchor(storeID: storeID, version: 6, firstSegment: 3, path: store)
+            let (log, recovery) = try CommitLog.open(storePath: store, anchor: anchor)
             #expect(recovery.records.map(\.version) == [7, 8, 9])
             #expect(recovery.records.allSatisfy { $0.path == third })
             #expect(log.segmentCount == 1)
 
             // Without the checkpoint that covers versions 1...6 the history has a hole.
             let error = #expect(throws: StrataError.self) {
-                _ = try CommitLog.open(storePath: store, checkpointVersion: 0)
+                _ = try CommitLog.open(storePath: store)
             }
             #expect(error?.code == .corruptFile)
-            #expect(error?.path == third)
-            #expect(error?.offset == UInt64(LogSegment.headerSize))
+            #expect(error?.path == LogSegment.path(storePath: store, sequence: 1))
         }
     }
 
@@ -220,12 +234,12 @@ struct CommitLogTests {
     func removeSealedSegmentsSingle() throws {
         try withTemporaryDirectory { directory in
             let store = storePath(in: directory)
-            let (log, _) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+            let (log, _) = try CommitLog.open(storePath: store)
             try appendRecords(log, versions: 1...3)
             try log.sync()
             try log.removeSealedSegments()
             #expect(log.segmentCount == 1)
-            let (_, recovery) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+            let (_, recovery) = try CommitLog.open(storePath: store)
             #expect(recovery.records.map(\.version) == [1, 2, 3])
         }
     }
@@ -244,7 +258,7 @@ struct CommitLogTests {
                 directory.file("other.strata.log.0000000000000001"),
             ]
             for path in unrelated { try writeFile(path, [1, 2, 3]) }
-            let (log, _) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+            let (log, _) = try CommitLog.open(storePath: store)
             try log.rotate()
             try log.rotate()
             let expected = (1...3).map { LogSegment.path(storePath: store, sequence: $0) }

@@ -47,7 +47,7 @@ struct StorageFaultsTests {
         try withTemporaryDirectory { directory in
             let store = storePath(in: directory)
             let segment = LogSegment.path(storePath: store, sequence: 1)
-            let (log, _) = try CommitLog.open(storePath: store, checkpointVersion: 0)
+            let (log, _) = try CommitLog.open(storePath: store)
             let group = GroupCommit(durableVersion: 0)
             let published = LockedValueBox<[UInt64]>([])
             let publish: (UInt64) -> Void = { version in published.withLockedValue { $0.append(version) } }
@@ -77,17 +77,18 @@ struct StorageFaultsTests {
         }
     }
 
-    @Test("A failed sync while writing a checkpoint throws fileAccess and leaves the previous checkpoint in place")
+    @Test("A failed sync while writing a checkpoint throws fileAccess, removes the .tmp, and leaves the previous checkpoint in place")
     func checkpointWriteFailure() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("store.checkpoint")
-            try CheckpointFile.write(path: path, version: 1, payload: [1, 1, 1])
+            try CheckpointFile.write(path: path, header: sampleHeader(1), payload: [1, 1, 1])
             StorageFaults.shared.failNextSyncs(matching: path + ".tmp")
             let error = #expect(throws: StrataError.self) {
-                try CheckpointFile.write(path: path, version: 2, payload: [2, 2])
+                try CheckpointFile.write(path: path, header: sampleHeader(2), payload: [2, 2])
             }
             #expect(error?.code == .fileAccess)
             #expect(error?.path == path + ".tmp")
+            #expect(!FileSystem.exists(path + ".tmp"), "the partial checkpoint is removed")
             let contents = try CheckpointFile.read(path: path)
             #expect(contents?.version == 1)
             #expect(contents?.payload == [1, 1, 1])
@@ -100,7 +101,7 @@ struct StorageFaultsTests {
             let store = storePath(in: directory)
             StorageFaults.shared.failNextSyncs(matching: LogSegment.path(storePath: store, sequence: 1))
             let error = #expect(throws: StrataError.self) {
-                _ = try CommitLog.open(storePath: store, checkpointVersion: 0)
+                _ = try CommitLog.open(storePath: store)
             }
             #expect(error?.code == .fileAccess)
         }

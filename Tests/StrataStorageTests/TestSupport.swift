@@ -51,3 +51,8 @@ func appendRecords(_ log: CommitLog, versions: ClosedRange<UInt64>) throws {
 func storePath(in directory: TemporaryDirectory) -> String {
     directory.file("store.strata")
 }
+
+/// A checkpoint header at `version` of store 0x77 that names log segment 3.
+func sampleHeader(_ version: UInt64) -> CheckpointFile.Header {
+    CheckpointFile.Header(version: version, storeID: 0x77, firstSegment: 3)
+}

@@ -38,7 +38,7 @@ extension Store {
             snapshot = writerHead
             try files.log.rotate()
         }
-        try CheckpointFile.write(path: files.path, version: snapshot.version, payload: snapshot.encoded())
+        try files.writeCheckpoint(version: snapshot.version, payload: snapshot.encoded())
         try files.log.removeSealedSegments()
         state.withLockedValue { $0.checkpoints += 1 }
     }

@@ -23,6 +23,8 @@ public final class POSIXFile: @unchecked Sendable {
         case readOnly
         /// Open for reading and writing, creating the file when it does not exist.
         case readWriteCreate
+        /// Open an existing file for reading and writing.
+        case readWrite
         /// Create a new, empty file (truncating one that exists) for reading and writing.
         case truncate
     }
@@ -36,6 +38,7 @@ public final class POSIXFile: @unchecked Sendable {
         switch mode {
         case .readOnly: flags = O_RDONLY
         case .readWriteCreate: flags = O_RDWR | O_CREAT
+        case .readWrite: flags = O_RDWR
         case .truncate: flags = O_RDWR | O_CREAT | O_TRUNC
         }
         let fd = open(path, flags | O_CLOEXEC, 0o644)
@@ -63,6 +66,13 @@ public final class POSIXFile: @unchecked Sendable {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure("fstat") }
         return UInt64(info.st_size)
+    }
+
+    /// The device and inode of the open file, to compare with ``FileSystem/identity(of:)``.
+    public func identity() throws -> FileIdentity {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw failure("fstat") }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// Writes all of `bytes` at `offset`, retrying short writes and `EINTR`.
@@ -134,8 +144,21 @@ public final class POSIXFile: @unchecked Sendable {
     ///
     /// - Returns: false when another process holds it.
     public func tryLockExclusive() throws -> Bool {
+        try tryLock(type: F_WRLCK)
+    }
+
+    /// Takes a shared, non-blocking POSIX record lock (`fcntl(F_SETLK)`, `F_RDLCK`) on the whole
+    /// file: it excludes exclusive locks of other processes, not other shared ones. Works on a
+    /// file opened read-only. The caveats of ``tryLockExclusive()`` apply.
+    ///
+    /// - Returns: false when another process holds an exclusive lock on it.
+    public func tryLockShared() throws -> Bool {
+        try tryLock(type: F_RDLCK)
+    }
+
+    private func tryLock(type: Int32) throws -> Bool {
         var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
+        lock.l_type = Int16(type)
         lock.l_whence = Int16(SEEK_SET)
         lock.l_start = 0
         lock.l_len = 0
@@ -145,8 +168,23 @@ public final class POSIXFile: @unchecked Sendable {
     }
 }
 
+/// Which file a path or a descriptor refers to: its device and inode numbers.
+public struct FileIdentity: Hashable, Sendable {
+    /// The device number.
+    public var device: UInt64
+    /// The inode number.
+    public var inode: UInt64
+}
+
 /// File-system operations on paths.
 public enum FileSystem {
+    /// The identity of the file at `path` now, or nil when there is none.
+    public static func identity(of path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
     /// Whether a file exists at `path`.
     public static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0

@@ -1,24 +1,45 @@
 import StrataSupport
 
-/// The write-ahead commit log: segment files of checksummed records, appended in version order.
+/// The write-ahead commit log: segment files of chained, checksummed records, appended in
+/// version order.
 ///
 /// Appends are serialized by the caller (the engine's write lock). ``sync()`` may run on another
 /// thread concurrently with appends: it syncs whatever the kernel has of the current segment,
 /// which includes every append that returned before the call.
+///
+/// The first failed sync (or failed write of a durable marker) is remembered: every later
+/// ``sync()`` and ``rotate()`` throws it, because Linux reports a write-back error only once
+/// and a later `fdatasync` that succeeds proves nothing about the pages that were lost.
+///
+/// On-disk format and recovery rules: see ``LogSegment``, ``LogRecord`` and
+/// ``open(storePath:anchor:)``.
 public final class CommitLog: Sendable {
     /// The store path the segments are named after.
     public let storePath: String
+    /// The store identity every segment of this log carries (see ``LogAnchor/storeID``).
+    public let storeID: UInt64
     private let current: LockedValueBox<Current>
 
-    private struct Current {
+    struct Current {
         var file: POSIXFile
-        var appendOffset: UInt64
         var segments: [LogSegment]
+        /// Where the next record goes in `file`.
+        var appendOffset: UInt64
+        /// The version of the last record appended (or the segment's base version).
+        var lastVersion: UInt64
+        /// The chain value of the next record: the last record's header CRC, or the salt.
+        var chain: UInt32
+        /// The length of `file` the last successful sync covered.
+        var syncedLength: UInt64
+        /// The durable length the marker in `file` says.
+        var markedLength: UInt64
+        var syncFailure: StrataError?
     }
 
-    private init(storePath: String, segments: [LogSegment], file: POSIXFile, appendOffset: UInt64) {
+    init(storePath: String, storeID: UInt64, current: Current) {
         self.storePath = storePath
-        current = LockedValueBox(Current(file: file, appendOffset: appendOffset, segments: segments))
+        self.storeID = storeID
+        self.current = LockedValueBox(current)
     }
 
     /// The bytes in the current segment, header included.
@@ -27,30 +48,101 @@ public final class CommitLog: Sendable {
     /// The number of segment files the log spans.
     public var segmentCount: Int { current.withLockedValue { $0.segments.count } }
 
-    /// Appends one sealed record (see ``LogRecord``). The bytes reach the kernel before this
-    /// returns; they are durable only after ``sync()``. Appends must not run concurrently with
-    /// each other or with ``rotate()`` (the engine's write lock orders them).
+    /// The sequence number of the segment appends go to.
+    public var currentSequence: UInt64 { current.withLockedValue { $0.segments.last!.sequence } }
+
+    /// The version of the last record appended (or recovered).
+    public var lastVersion: UInt64 { current.withLockedValue { $0.lastVersion } }
+
+    /// Appends one record sealed with ``LogRecord/seal(_:version:)``, chaining it to the record
+    /// before it. The bytes reach the kernel before this returns; they are durable only after
+    /// ``sync()``. Appends must not run concurrently with each other or with ``rotate()`` (the
+    /// engine's write lock orders them).
     public func append(_ record: [UInt8]) throws {
-        let (file, offset) = current.withLockedValue { ($0.file, $0.appendOffset) }
-        try file.write(record, at: offset)
-        current.withLockedValue { $0.appendOffset = offset + UInt64(record.count) }
+        let (file, offset, chain) = current.withLockedValue { ($0.file, $0.appendOffset, $0.chain) }
+        let (version, nextChain) = try record.withUnsafeBytes { (raw) throws -> (UInt64, UInt32) in
+            guard let sealed = LogRecord.header(in: raw, at: 0),
+                  sealed.payloadLength == raw.count - LogRecord.headerSize
+            else { preconditionFailure("CommitLog.append takes a record built with LogRecord.seal") }
+            let header = LogRecord.encodeHeader(payloadLength: sealed.payloadLength, version: sealed.version,
+                                                payloadCRC: sealed.payloadCRC, chain: chain)
+            try file.write(header, at: offset)
+            if sealed.payloadLength > 0 {
+                try file.write(UnsafeRawBufferPointer(rebasing: raw[LogRecord.headerSize...]),
+                               at: offset + UInt64(LogRecord.headerSize))
+            }
+            let headerCRC = header.withUnsafeBytes {
+                UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
+            }
+            return (sealed.version, headerCRC)
+        }
+        current.withLockedValue {
+            $0.appendOffset = offset + UInt64(record.count)
+            $0.lastVersion = version
+            $0.chain = nextChain
+        }
     }
 
     /// Makes every record appended so far durable (`fdatasync` of the current segment). May run
     /// concurrently with appends.
+    ///
+    /// Before syncing, it rewrites the segment's durable marker with the length the previous
+    /// successful sync covered (see ``LogSegment``), so the marker costs no extra sync.
+    ///
+    /// - Throws: ``StrataError/Code/fileAccess`` when this or any earlier sync failed.
     public func sync() throws {
-        try current.withLockedValue { $0.file }.sync()
+        let (file, target) = try current.withLockedValue { (state) throws -> (POSIXFile, UInt64) in
+            if let failure = state.syncFailure { throw failure }
+            if state.syncedLength > state.markedLength {
+                do {
+                    try Self.writeMarker(LogSegment.Marker(durableLength: state.syncedLength, sealed: false),
+                                         to: state.file)
+                } catch {
+                    state.syncFailure = Self.failure(error)
+                    throw state.syncFailure!
+                }
+                state.markedLength = state.syncedLength
+            }
+            return (state.file, state.appendOffset)
+        }
+        try syncRemembering(file)
+        current.withLockedValue {
+            if $0.file === file { $0.syncedLength = max($0.syncedLength, target) }
+        }
     }
 
-    /// Starts a new segment; later appends go there. Call after ``sync()``, with appends paused.
-    public func rotate() throws {
-        let sequence = (current.withLockedValue { $0.segments.last?.sequence } ?? 0) + 1
-        let (segment, file) = try LogSegment.create(storePath: storePath, sequence: sequence)
+    /// Starts a new segment; later appends go there. Call with appends paused.
+    ///
+    /// Syncs the current segment in full, creates the next one (synced, with its directory),
+    /// then marks the old one sealed and syncs it again: a sealed segment's successor exists.
+    ///
+    /// - Returns: the sequence number of the new segment.
+    @discardableResult
+    public func rotate() throws -> UInt64 {
+        try sync()
+        let (old, sequence, base, end) = current.withLockedValue {
+            ($0.file, $0.segments.last!.sequence, $0.lastVersion, $0.appendOffset)
+        }
+        let fields = LogSegment.Header(salt: UInt32.random(in: .min ... .max), sequence: sequence + 1,
+                                       storeID: storeID, baseVersion: base)
+        let (segment, file) = try LogSegment.create(storePath: storePath, fields: fields)
         current.withLockedValue {
             $0.file = file
             $0.segments.append(segment)
             $0.appendOffset = UInt64(LogSegment.headerSize)
+            $0.chain = fields.salt
+            $0.syncedLength = UInt64(LogSegment.headerSize)
+            $0.markedLength = UInt64(LogSegment.headerSize)
         }
+        do {
+            try Self.writeMarker(LogSegment.Marker(durableLength: end, sealed: true), to: old)
+        } catch {
+            let failure = Self.failure(error)
+            current.withLockedValue { $0.syncFailure = $0.syncFailure ?? failure }
+            throw failure
+        }
+        try syncRemembering(old)
+        return sequence + 1
     }
 
     /// Deletes every segment except the current one. Call once a checkpoint covers them.
@@ -68,140 +160,38 @@ public final class CommitLog: Sendable {
 
     /// The paths of the log segments of `storePath`, in sequence order.
     public static func segmentPaths(storePath: String) throws -> [String] {
+        try segments(storePath: storePath).map(\.path)
+    }
+
+    /// The log segments of `storePath`, in sequence order.
+    static func segments(storePath: String) throws -> [LogSegment] {
         let prefix = FileSystem.fileName(of: storePath) + ".log."
         return try FileSystem.siblings(of: storePath, withPrefix: prefix).compactMap { name in
             let suffix = name.dropFirst(prefix.count)
-            guard suffix.count == 16, suffix.allSatisfy(\.isHexDigit) else { return nil }
-            return storePath + ".log." + suffix
+            guard suffix.count == 16, suffix.allSatisfy(\.isHexDigit), let sequence = UInt64(suffix, radix: 16) else {
+                return nil
+            }
+            return LogSegment(sequence: sequence, path: storePath + ".log." + suffix)
         }
     }
 
-    // MARK: - Recovery
+    // MARK: - Helpers
 
-    /// A record read back during recovery.
-    public struct RecoveredRecord: Sendable {
-        /// The commit version.
-        public var version: UInt64
-        /// The payload bytes.
-        public var payload: [UInt8]
-        /// The segment file the record is in.
-        public var path: String
-        /// The offset of the record's header in that file.
-        public var offset: UInt64
+    private func syncRemembering(_ file: POSIXFile) throws {
+        do {
+            try file.sync()
+        } catch {
+            let failure = Self.failure(error)
+            current.withLockedValue { $0.syncFailure = $0.syncFailure ?? failure }
+            throw failure
+        }
     }
 
-    /// What recovery found.
-    public struct Recovery: Sendable {
-        /// Records newer than the checkpoint, in version order.
-        public var records: [RecoveredRecord]
-        /// Bytes cut from the end of the last segment because its last record was torn.
-        public var truncatedBytes: UInt64
+    static func writeMarker(_ marker: LogSegment.Marker, to file: POSIXFile) throws {
+        try file.write(LogSegment.marker(marker), at: UInt64(LogSegment.markerOffset))
     }
 
-    /// Opens the log of `storePath` for appending, first reading back every record newer than
-    /// `checkpointVersion`.
-    ///
-    /// A torn tail (a damaged last record with nothing valid after it) is cut off; any other
-    /// damage throws ``StrataError/Code/corruptFile`` naming the segment and offset.
-    public static func open(
-        storePath: String, checkpointVersion: UInt64
-    ) throws -> (CommitLog, Recovery) {
-        let paths = try segmentPaths(storePath: storePath)
-        var records: [RecoveredRecord] = []
-        var segments: [LogSegment] = []
-        var truncated: UInt64 = 0
-        var lastVersion = checkpointVersion
-        var previousRecord: UInt64?
-        var lastFile: POSIXFile?
-        var lastEnd: UInt64 = 0
-
-        for (index, path) in paths.enumerated() {
-            let isLast = index == paths.count - 1
-            let file = try POSIXFile(path: path, mode: .readWriteCreate)
-            let bytes = try file.readAll()
-            if isLast && bytes.count < LogSegment.headerSize {
-                // Creating this segment was interrupted before its header was synced: it never
-                // held a record, so removing it loses nothing.
-                try FileSystem.remove(path)
-                break
-            }
-            let scan = try bytes.withUnsafeBytes { (raw) throws in
-                try scanSegment(raw, path: path, isLast: isLast, after: &lastVersion, previous: &previousRecord,
-                                into: &records)
-            }
-            segments.append(LogSegment(sequence: scan.sequence, path: path))
-            if scan.end < UInt64(bytes.count) {
-                truncated = UInt64(bytes.count) - scan.end
-                try file.truncate(to: scan.end)
-                try file.sync()
-            }
-            lastFile = file
-            lastEnd = scan.end
-        }
-        guard let file = lastFile, !segments.isEmpty else {
-            let (segment, file) = try LogSegment.create(storePath: storePath, sequence: 1)
-            let log = CommitLog(storePath: storePath, segments: [segment], file: file,
-                                appendOffset: UInt64(LogSegment.headerSize))
-            return (log, Recovery(records: records, truncatedBytes: 0))
-        }
-        let log = CommitLog(storePath: storePath, segments: segments, file: file, appendOffset: lastEnd)
-        return (log, Recovery(records: records, truncatedBytes: truncated))
-    }
-
-    private static func scanSegment(
-        _ bytes: UnsafeRawBufferPointer, path: String, isLast: Bool,
-        after lastVersion: inout UInt64, previous: inout UInt64?, into records: inout [RecoveredRecord]
-    ) throws -> (sequence: UInt64, end: UInt64) {
-        let sequence = try LogSegment.validateHeader(bytes, path: path)
-        var offset = LogSegment.headerSize
-        while offset < bytes.count {
-            guard let header = LogRecord.header(in: bytes, at: offset),
-                  header.payloadLength <= bytes.count - offset - LogRecord.headerSize
-            else {
-                return try damaged(bytes, at: offset, path: path, isLast: isLast, sequence: sequence)
-            }
-            let start = offset + LogRecord.headerSize
-            let payload = UnsafeRawBufferPointer(rebasing: bytes[start..<start + header.payloadLength])
-            guard CRC32C.checksum(payload) == header.payloadCRC else {
-                return try damaged(bytes, at: offset, path: path, isLast: isLast, sequence: sequence)
-            }
-            // Every record follows the one before it, also across segments and below the checkpoint.
-            if let previous, header.version != previous + 1 {
-                throw StrataError(.corruptFile,
-                                  "commit log record \(header.version) follows record \(previous)",
-                                  path: path, offset: UInt64(offset))
-            }
-            previous = header.version
-            if header.version > lastVersion {
-                guard header.version == lastVersion + 1 else {
-                    throw StrataError(.corruptFile,
-                                      "commit log skips from version \(lastVersion) to \(header.version)",
-                                      path: path, offset: UInt64(offset))
-                }
-                records.append(RecoveredRecord(version: header.version, payload: Array(payload), path: path,
-                                               offset: UInt64(offset)))
-                lastVersion = header.version
-            }
-            offset = start + header.payloadLength
-        }
-        return (sequence, UInt64(offset))
-    }
-
-    /// Decides whether a bad record at `offset` is a torn tail (cut it) or damage (throw).
-    private static func damaged(
-        _ bytes: UnsafeRawBufferPointer, at offset: Int, path: String, isLast: Bool, sequence: UInt64
-    ) throws -> (sequence: UInt64, end: UInt64) {
-        let corruption = StrataError(.corruptFile, "commit log record is damaged and later records follow it",
-                                     path: path, offset: UInt64(offset))
-        guard isLast else { throw corruption }
-        var probe = offset + 1
-        while probe + LogRecord.headerSize <= bytes.count {
-            if let header = LogRecord.header(in: bytes, at: probe),
-               header.payloadLength <= bytes.count - probe - LogRecord.headerSize {
-                throw corruption
-            }
-            probe += 1
-        }
-        return (sequence, UInt64(offset))
+    private static func failure(_ error: any Error) -> StrataError {
+        (error as? StrataError) ?? StrataError(.fileAccess, "\(error)")
     }
 }

@@ -1,0 +1,161 @@
+import Foundation
+import StrataStorage
+import Testing
+@testable import StrataEngine
+
+/// Item: 0 id (int, primary key).
+private let itemSchema = TableSchema(name: "Item", columns: [ColumnSchema("id", .int)], primaryKey: "id")
+
+/// Writes items `ids` to the store, one commit each, creating the table when needed.
+private func insert(_ ids: ClosedRange<Int>, into store: Store) throws {
+    let table = try store.currentSnapshot.tableKey(named: "Item")
+        ?? store.write { tx in try tx.createTable(itemSchema) }
+    for id in ids {
+        try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(Int64(id))]) }
+    }
+}
+
+private func itemCount(_ store: Store) -> Int {
+    store.currentSnapshot.table(named: "Item")?.count ?? 0
+}
+
+private func copyFile(_ source: String, to destination: String) throws {
+    try? FileManager.default.removeItem(atPath: destination)
+    try FileManager.default.copyItem(atPath: source, toPath: destination)
+}
+
+/// The store's files: what a missing, foreign or mismatched one does to an open.
+@Suite("Store files")
+struct StoreFilesTests {
+    @Test("a new store has a checkpoint naming its first log segment as soon as it is opened")
+    func newStoreHasCheckpoint() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("new.strata")
+            try withStore(.file(path)) { _ in }
+            let checkpoint = try #require(try CheckpointFile.read(path: path))
+            #expect(checkpoint.version == 0)
+            #expect(checkpoint.header.firstSegment == 1)
+            #expect(try CommitLog.segmentPaths(storePath: path) == [path + ".log.0000000000000001"])
+        }
+    }
+
+    @Test("deleting the newest log segment makes the next open throw corruptFile naming it",
+          arguments: [Durability.full, .normal])
+    func deletedNewestSegment(durability: Durability) throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("deleted.strata")
+            let configuration = StoreConfiguration.file(path, durability: durability)
+            try withStore(configuration) { store in
+                try insert(1...10, into: store)
+                try store.checkpoint()
+                try insert(11...20, into: store)
+            }
+            let newest = try #require(try CommitLog.segmentPaths(storePath: path).last)
+            try FileManager.default.removeItem(atPath: newest)
+            let error = expectStrataError(.corruptFile) { try Store.open(configuration) }
+            #expect(error?.path == newest)
+        }
+    }
+
+    @Test("deleting the only log segment of a store that never checkpointed throws corruptFile naming it")
+    func deletedOnlySegment() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("only.strata")
+            try withStore(.file(path)) { store in try insert(1...5, into: store) }
+            let segment = path + ".log.0000000000000001"
+            try FileManager.default.removeItem(atPath: segment)
+            let error = expectStrataError(.corruptFile) { try Store.open(.file(path)) }
+            #expect(error?.path == segment)
+        }
+    }
+
+    @Test("a newer checkpoint with an older log, or an older checkpoint with a newer log, throws corruptFile on the first open")
+    func checkpointAndLogMismatch() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("mixed.strata")
+            try withStore(.file(path)) { store in
+                try insert(1...10, into: store)
+                try store.checkpoint()
+                try insert(11...12, into: store)
+            }
+            let oldSegments = try CommitLog.segmentPaths(storePath: path)
+            try copyFile(path, to: path + ".old-checkpoint")
+            for segment in oldSegments { try copyFile(segment, to: segment + ".old") }
+            try withStore(.file(path)) { store in
+                try insert(13...20, into: store)
+                try store.checkpoint()
+                try insert(21...22, into: store)
+            }
+            let newSegments = try CommitLog.segmentPaths(storePath: path)
+            #expect(Set(newSegments).isDisjoint(with: oldSegments))
+
+            // The new checkpoint with the old log.
+            for segment in newSegments { try copyFile(segment, to: segment + ".new") }
+            for segment in newSegments { try FileManager.default.removeItem(atPath: segment) }
+            for segment in oldSegments { try copyFile(segment + ".old", to: segment) }
+            let newer = expectStrataError(.corruptFile) { try Store.open(.file(path)) }
+            #expect(newer?.path == newSegments.first, "\(newer?.message ?? "")")
+
+            // The old checkpoint with the new log.
+            for segment in oldSegments { try FileManager.default.removeItem(atPath: segment) }
+            for segment in newSegments { try copyFile(segment + ".new", to: segment) }
+            try copyFile(path + ".old-checkpoint", to: path)
+            let older = expectStrataError(.corruptFile) { try Store.open(.file(path)) }
+            #expect(older?.path == oldSegments.first, "\(older?.message ?? "")")
+        }
+    }
+
+    @Test("a log segment of another store throws corruptFile naming it")
+    func segmentOfAnotherStore() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("mine.strata")
+            let other = directory.file("other.strata")
+            try withStore(.file(path)) { store in try insert(1...3, into: store) }
+            try withStore(.file(other)) { store in try insert(1...3, into: store) }
+            let segment = path + ".log.0000000000000001"
+            try copyFile(other + ".log.0000000000000001", to: segment)
+            let error = expectStrataError(.corruptFile) { try Store.open(.file(path)) }
+            #expect(error?.path == segment)
+        }
+    }
+
+    @Test("a partial checkpoint .tmp is removed by a read-write open and left alone by a read-only open")
+    func leftoverTemporaryCheckpoint() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("tmp.strata")
+            try withStore(.file(path)) { store in try insert(1...3, into: store) }
+            let temporary = path + ".tmp"
+            try Data("half a checkpoint".utf8).write(to: URL(fileURLWithPath: temporary))
+            try withStore(StoreConfiguration(location: .file(path: path), readOnly: true)) { store in
+                #expect(itemCount(store) == 3)
+            }
+            #expect(FileManager.default.fileExists(atPath: temporary))
+            try withStore(.file(path)) { store in #expect(itemCount(store) == 3) }
+            #expect(!FileManager.default.fileExists(atPath: temporary))
+        }
+    }
+}
+
+/// Fault injection is process-wide; these faults match only their own test's files.
+@Suite("Store files: a failed checkpoint write")
+struct StoreCheckpointFailureTests {
+    @Test("a checkpoint whose write fails removes its .tmp, keeps the store writable, and the store reopens with every commit (a crash between rotating the log and the checkpoint's rename)")
+    func failedCheckpointWrite() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("full-disk.strata")
+            try withStore(.file(path)) { store in
+                try insert(1...10, into: store)
+                StorageFaults.shared.failNextSyncs(matching: path + ".tmp")
+                expectStrataError(.fileAccess) { try store.checkpoint() }
+                #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
+                try insert(11...15, into: store)
+            }
+            try withStore(.file(path)) { store in
+                #expect(itemCount(store) == 15)
+                try store.checkpoint()
+                try insert(16...16, into: store)
+            }
+            try withStore(.file(path)) { store in #expect(itemCount(store) == 16) }
+        }
+    }
+}
