@@ -1,5 +1,6 @@
 import Foundation
 import StrataEventd
+import StrataTestSupport
 import Testing
 
 /// The real `strata-eventd` executable, started on loopback for end-to-end tests.
@@ -8,8 +9,9 @@ final class DaemonProcess {
     let port: Int
     let dataPath: String
 
-    /// Starts the daemon on a free port with `config` (YAML) and waits until it listens.
-    init(dataPath: String, config: String? = nil, socketPath: String? = nil) throws {
+    /// Starts the daemon on a free port with `config` (YAML) and `extraArguments`, and waits
+    /// until it listens.
+    init(dataPath: String, config: String? = nil, socketPath: String? = nil, extraArguments: [String] = []) throws {
         self.dataPath = dataPath
         process.executableURL = try Self.locate()
         var arguments = ["--port", "0", "--data", dataPath, "--log-level", "warning"]
@@ -19,7 +21,7 @@ final class DaemonProcess {
             arguments += ["--config", configPath]
         }
         if let socketPath { arguments += ["--socket", socketPath] }
-        process.arguments = arguments
+        process.arguments = arguments + extraArguments
         let output = Pipe()
         process.standardOutput = output
         // The daemon's log, for diagnosing a failure: <data>.log.
@@ -71,6 +73,51 @@ final class DaemonProcess {
     private func recordLog(_ failure: String) {
         let log = (try? String(contentsOfFile: dataPath + ".log", encoding: .utf8)) ?? ""
         Issue.record("\(failure); the end of its log:\n\(log.suffix(4_000))")
+    }
+
+    /// The daemon's resident set size (VmRSS in /proc/<pid>/status), in bytes.
+    var residentBytes: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes * 1_024
+    }
+
+    /// The `stats` reply, parsed.
+    func stats() throws -> [String: Any] {
+        let client = try client()
+        client.send(line: #"{"stats":true}"#)
+        let line = try #require(client.readLine())
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return try #require(object["stats"] as? [String: Any])
+    }
+
+    /// A counter of the `stats` reply's `limits` object.
+    func limitCounter(_ name: String) throws -> Int {
+        try #require(try stats()["limits"] as? [String: Any])[name] as? Int ?? -1
+    }
+
+    /// Runs the daemon with `arguments` expecting it to refuse to start: its exit status and
+    /// what it printed on standard error.
+    static func refusedStart(_ arguments: [String]) throws -> (status: Int32, message: String) {
+        let process = Process()
+        process.executableURL = try locate()
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        // A daemon that starts after all is killed, so the test fails instead of hanging.
+        let pid = process.processIdentifier
+        let exited = StopFlag()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(patience.components.seconds))) {
+            if !exited.isStopped { Foundation.kill(pid, SIGKILL) }
+        }
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        exited.stop()
+        return (process.terminationStatus, message)
     }
 
     /// SIGKILL, then waits.

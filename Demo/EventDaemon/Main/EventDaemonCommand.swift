@@ -17,6 +17,10 @@ struct EventDaemonCommand: ParsableCommand {
     @Option(name: .customLong("data"), help: "The store file.") var dataPath = "eventd.strata"
     @Option(name: .customLong("config"), help: "A YAML file of limits, counters and alert rules.") var configPath: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+    @Option(help: "A file holding the token TCP clients must send as their first line ({\"auth\":\"…\"}); required with a non-loopback --host.")
+    var authTokenFile: String?
+    @Option(help: "Give the Unix socket this group and mode 0660 (default: mode 0600, owner only).")
+    var socketGroup: String?
     @Flag(help: "Run with a load generator and one live subscription printing to the terminal.") var demo = false
 
     func run() throws {
@@ -32,6 +36,8 @@ struct EventDaemonCommand: ParsableCommand {
         options.port = port
         options.socketPath = socketPath
         options.dataPath = dataPath
+        options.authToken = try authTokenFile.map(AccessControl.readToken(path:))
+        options.socketGroup = socketGroup
         if let configPath {
             do {
                 guard let data = FileManager.default.contents(atPath: configPath) else {
@@ -49,7 +55,7 @@ struct EventDaemonCommand: ParsableCommand {
         // The port line lets scripts and tests find a daemon started with --port 0.
         emit(#"{"listening":\#(daemon.tcpPort)}"#)
         let signals = SignalStop(daemon: daemon, logger: logger)
-        if demo { DemoMode(port: daemon.tcpPort, logger: logger).start() }
+        if demo { DemoMode(port: daemon.tcpPort, authToken: options.authToken, logger: logger).start() }
         daemon.waitUntilStopped()
         withExtendedLifetime(signals) {}
     }

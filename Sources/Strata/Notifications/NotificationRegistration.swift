@@ -39,5 +39,9 @@ final class RegistrationToken: NotificationToken {
         super.init { [registration] in registration.invalidate() }
     }
 
+    override package func observeComputeCost(_ observer: @escaping @Sendable (_ cpuTime: Duration, _ isInitial: Bool) -> Bool) {
+        registration.notifier.setCostObserver(observer)
+    }
+
     deinit { registration.invalidate() }
 }

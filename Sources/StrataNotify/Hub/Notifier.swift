@@ -19,6 +19,17 @@ public protocol AnyNotifier: AnyObject, Sendable {
     /// at a newer one (for a Realm that does not advance by itself). No-op after the initial
     /// delivery.
     func prepareInitial(at pin: PinnedSnapshot, store: Store)
+    /// Calls `observer` on the worker thread after each computation of this notifier (its
+    /// initial state, or one change whether or not it is delivered) with the CPU time it took
+    /// and whether it was the initial state, so that a service can hold a costly observer to a
+    /// budget. When `observer` returns false the notifier stops: it computes nothing more and
+    /// delivers nothing more (its owner then unregisters it).
+    func setCostObserver(_ observer: @escaping @Sendable (_ cpuTime: Duration, _ isInitial: Bool) -> Bool)
+}
+
+extension AnyNotifier {
+    /// Ignores the observer (for notifiers that do not measure their computations).
+    public func setCostObserver(_ observer: @escaping @Sendable (_ cpuTime: Duration, _ isInitial: Bool) -> Bool) {}
 }
 
 /// One registration: a ``ChangeComputer`` and its state between the worker that computes and
@@ -58,6 +69,9 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
     }
 
     private let locked = LockedValueBox(Locked())
+    private let costObserver = LockedValueBox<(@Sendable (Duration, Bool) -> Bool)?>(nil)
+    /// Set when the cost observer stopped the notifier.
+    private let isStopped = LockedValueBox(false)
 
     /// What a computation starts from.
     private enum Base {
@@ -89,6 +103,7 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
     public var deliveredVersion: UInt64? { locked.withLockedValue { $0.delivered?.pin.version } }
 
     public func prepare(to pin: PinnedSnapshot, store: Store) {
+        guard !isStopped.withLockedValue({ $0 }) else { return }
         let snapshot: (Base, UInt64)? = locked.withLockedValue { locked in
             if let pending = locked.pending, pending.pin.version >= pin.version { return nil }
             if let pending = locked.pending, pending.isInitial {
@@ -101,6 +116,7 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
             return (.fresh, locked.generation)
         }
         guard let (base, generation) = snapshot else { return }
+        let started = ThreadCPUTime.now
         let computed: Pending
         switch base {
         case .fresh:
@@ -118,6 +134,14 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
             if let pending = locked.pending, pending.pin.version >= pin.version { return }
             locked.pending = computed
         }
+        if let observer = costObserver.withLockedValue({ $0 }), !observer(ThreadCPUTime.now - started, computed.isInitial) {
+            isStopped.withLockedValue { $0 = true }
+            locked.withLockedValue { $0.pending = nil }
+        }
+    }
+
+    public func setCostObserver(_ observer: @escaping @Sendable (_ cpuTime: Duration, _ isInitial: Bool) -> Bool) {
+        costObserver.withLockedValue { $0 = observer }
     }
 
     private func advance(_ state: Computer.State, from: PinnedSnapshot, to: PinnedSnapshot,
