@@ -44,10 +44,10 @@ struct DaemonLimitsTests {
           initialPageBytes: 65536
         """)
         defer { daemon.terminate() }
-        // A 16 MB result: more than the kernel's socket buffers hold, so its pages stall.
+        // A 10 MB result: more than the kernel's socket buffers hold (about 4 MB here), so its pages stall.
         let feeder = try daemon.client()
         let big = String(repeating: "x", count: 8_000)
-        for round in 0..<4 { try ingest(feeder, (0..<500).map { textEventLine("seed-\(round)-\($0)", text: big) }) }
+        for round in 0..<3 { try ingest(feeder, (0..<400).map { textEventLine("seed-\(round)-\($0)", text: big) }) }
         let baseline = daemon.residentBytes
 
         // 30 subscriptions of everything on a connection that never reads, then updates.
@@ -138,6 +138,25 @@ struct DaemonLimitsTests {
         let stats = try daemon.stats()
         #expect((stats["limits"] as? [String: Any])?["subscriptionsCancelled"] as? Int == 1)
         #expect(stats["subscribers"] as? Int == 1)
+    }
+
+    @Test("a LIMIT subscription, re-run over the whole table on every commit, falls under the same budget")
+    func limitQueryUnderBudget() throws {
+        let daemon = try DaemonProcess(dataPath: DaemonProcess.temporaryPath(), config: """
+        limits:
+          subscriptionBudgetMillis: 1
+        """)
+        defer { daemon.terminate() }
+        let feeder = try daemon.client()
+        try ingest(feeder, (0..<3_000).map { eventLine("row-\($0)") })
+        let subscriber = try daemon.client()
+        subscriber.send(line: #"{"subscribe":"TRUEPREDICATE SORT(id ASC) LIMIT(10)"}"#)
+        #expect(subscriber.readLine() == #"{"subscribed":1}"#)
+        #expect(subscriber.readLine()?.contains(#""count":10"#) == true)
+        try ingest(feeder, [eventLine("one-more")])
+        let error = try #require(subscriber.readLine())
+        #expect(error.hasPrefix(#"{"error":"subscription cancelled: "#), "\(error)")
+        #expect(try daemon.limitCounter("subscriptionsCancelled") == 1)
     }
 
     @Test("over-long queries and patterns are refused at subscribe time with a typed error")
