@@ -67,6 +67,23 @@ struct DaemonLimitsTests {
         #expect(feeder.readLine() == #"{"ack":"after-slow-reader"}"#)
     }
 
+    @Test("a subscriber that leaves a page of its initial result unread past pageTimeoutSeconds is disconnected")
+    func unreadPageTimesOut() throws {
+        let daemon = try DaemonProcess(dataPath: DaemonProcess.temporaryPath(), config: """
+        limits:
+          pageTimeoutSeconds: 1
+          initialPageBytes: 65536
+        """)
+        defer { daemon.terminate() }
+        let feeder = try daemon.client()
+        let big = String(repeating: "x", count: 8_000)
+        for round in 0..<2 { try ingest(feeder, (0..<400).map { textEventLine("seed-\(round)-\($0)", text: big) }) }
+        let sleeper = try daemon.client()
+        sleeper.send(line: #"{"subscribe":"TRUEPREDICATE"}"#)
+        #expect(waitUntil(timeout: 30) { (try? daemon.limitCounter("slowReadersDisconnected")) == 1 })
+        #expect(try daemon.stats()["subscribers"] as? Int == 0)
+    }
+
     @Test("a large initial result arrives in ordered pages, an update made meanwhile follows the last page, and another client's ack is not held up")
     func initialResultInPages() throws {
         let daemon = try DaemonProcess(dataPath: DaemonProcess.temporaryPath(), config: """

@@ -7,6 +7,7 @@
 ///   maxConnections: 1024             # more clients get one error line and are closed
 ///   maxQueuedOutputBytes: 8388608    # a client that reads slower than its replies are produced is disconnected
 ///   initialPageBytes: 262144         # a subscription's initial result is sent in pages of about this size
+///   pageTimeoutSeconds: 30           # a client that leaves a page unread this long is disconnected
 ///   maxQueryBytes: 4096              # longer subscription queries are refused
 ///   maxPatternLength: 256            # longer LIKE / CONTAINS / BEGINSWITH / ENDSWITH operands are refused
 ///   subscriptionBudgetMillis: 50     # notifier CPU one subscription may use per commit before it is cancelled
@@ -19,6 +20,10 @@ public struct DaemonLimits: Codable, Sendable, Equatable {
     public var maxQueuedOutputBytes = 8 << 20
     /// The size at which a page of an initial result is closed (a larger object goes alone).
     public var initialPageBytes = 256 << 10
+    /// How long a page of an initial result may wait for the client to read it; then the client
+    /// is disconnected as a slow reader (the snapshot the pages come from pins a version, and the
+    /// store keeps every changeset after a pinned version).
+    public var pageTimeoutSeconds = 30
     /// The longest subscription query, in UTF-8 bytes (RQL text plus the sort key path).
     public var maxQueryBytes = 4_096
     /// The longest string operand of `LIKE`, `CONTAINS`, `BEGINSWITH` and `ENDSWITH`, in
@@ -47,6 +52,7 @@ public struct DaemonLimits: Codable, Sendable, Equatable {
         maxConnections = try positive(.maxConnections, defaults.maxConnections)
         maxQueuedOutputBytes = try positive(.maxQueuedOutputBytes, defaults.maxQueuedOutputBytes)
         initialPageBytes = try positive(.initialPageBytes, defaults.initialPageBytes)
+        pageTimeoutSeconds = try positive(.pageTimeoutSeconds, defaults.pageTimeoutSeconds)
         maxQueryBytes = try positive(.maxQueryBytes, defaults.maxQueryBytes)
         maxPatternLength = try positive(.maxPatternLength, defaults.maxPatternLength)
         subscriptionBudgetMillis = try positive(.subscriptionBudgetMillis, defaults.subscriptionBudgetMillis)

@@ -15,8 +15,9 @@ import Strata
 ///
 /// Pages are built off the loop thread from a frozen snapshot of the result, one at a time: the
 /// next is built once the kernel took the previous one, so a slow reader holds back the pages
-/// instead of queueing them. Updates that arrive meanwhile wait, in order, until the last page
-/// went (counted against ``DaemonLimits/maxQueuedOutputBytes``). When the notifier worker's CPU
+/// instead of queueing them; a page left unread for ``DaemonLimits/pageTimeoutSeconds``
+/// disconnects the client (the snapshot pins a version). Updates that arrive meanwhile wait, in
+/// order, until the last page went (counted against ``DaemonLimits/maxQueuedOutputBytes``). When the notifier worker's CPU
 /// time to evaluate one commit for this query (whether or not it changed the result) passes
 /// ``DaemonLimits/subscriptionBudgetMillis``, the notifier stops at once and the subscription
 /// is cancelled with `{"error":"subscription cancelled: …"}`. The initial result is not held to
@@ -32,6 +33,9 @@ final class Subscription {
     private var heldBack: [String]? = []
     private var heldBackBytes = 0
     private var isCancelled = false
+    /// Fires when the client leaves a page unread for too long (the frozen snapshot it is read
+    /// from pins a version, and the store keeps every changeset after it).
+    private var pageDeadline: TimerHandle?
 
     /// Subscribes; the lines go to `connection`, and `onCancelled` runs if the subscription
     /// cancels itself for going over its budget.
@@ -72,6 +76,8 @@ final class Subscription {
     func cancel() {
         isCancelled = true
         heldBack = nil
+        pageDeadline?.cancel()
+        pageDeadline = nil
         token?.invalidate()
         token = nil
     }
@@ -102,7 +108,7 @@ final class Subscription {
         }
         heldBack?.append(line)
         heldBackBytes += line.utf8.count + 1
-        if heldBackBytes + connection.queuedBytes > limits.maxQueuedOutputBytes { connection.dropSlowReader() }
+        if heldBackBytes + connection.queuedBytes > limits.maxQueuedOutputBytes { dropSlowReader() }
     }
 
     private func cancelForCost(_ cost: Duration) {
@@ -147,7 +153,13 @@ final class Subscription {
     private func sendPage(_ line: String, page: Int, next: Int, last: Bool, of frozen: Frozen<Results<StoredEvent>>) {
         guard !isCancelled, let connection else { return }
         guard last else {
-            connection.send(line) { [weak self] in self?.buildPage(page + 1, from: next, of: frozen) }
+            pageDeadline = loop.scheduleTimer(after: .seconds(limits.pageTimeoutSeconds)) { [weak self] in
+                self?.dropSlowReader()
+            }
+            connection.send(line) { [weak self] in
+                self?.pageDeadline?.cancel()
+                self?.buildPage(page + 1, from: next, of: frozen)
+            }
             return
         }
         connection.send(line)
@@ -155,6 +167,12 @@ final class Subscription {
         heldBack = nil
         heldBackBytes = 0
         for update in pending { connection.send(update) }
+    }
+
+    /// Disconnects the client (it does not read what it asked for) and stops.
+    private func dropSlowReader() {
+        connection?.dropSlowReader()
+        cancel()
     }
 
     // MARK: - Serialization
