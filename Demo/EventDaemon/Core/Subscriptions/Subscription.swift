@@ -29,8 +29,9 @@ final class Subscription {
     private let limits: DaemonLimits
     private let loop: EventLoop
     private let onCancelled: () -> Void
-    /// Update lines waiting for the last page of the initial result (nil once it went).
-    private var heldBack: [String]? = []
+    /// Update lines waiting for the last page of the initial result (nil when no initial result
+    /// is being paged).
+    private var heldBack: [String]?
     private var heldBackBytes = 0
     private var isCancelled = false
     /// Fires when the client leaves a page unread for too long (the frozen snapshot it is read
@@ -88,6 +89,7 @@ final class Subscription {
         guard !isCancelled else { return }
         switch change {
         case .initial(let results):
+            heldBack = []
             buildPage(0, from: 0, of: Frozen(results))
         case .update(let results, let deletions, let insertions, let modifications):
             let modifiedNow = Self.newIndices(of: modifications, deletions: deletions, insertions: insertions)
