@@ -53,3 +53,25 @@ struct QueryCostTests {
                 && !AccessControl.isLoopback("localhost") && !AccessControl.isLoopback("128.0.0.1"))
     }
 }
+
+@Suite("Limits configuration")
+struct DaemonLimitsConfigTests {
+    @Test("the limits section reads each key, keeps defaults for the rest, and refuses a non-positive limit")
+    func limitsSection() throws {
+        let config = try DaemonConfig.load(yaml: """
+        limits:
+          maxConnections: 7
+          maxQueuedOutputBytes: 4096
+          subscriptionBudgetMillis: 20
+        """)
+        var expected = DaemonLimits()
+        expected.maxConnections = 7
+        expected.maxQueuedOutputBytes = 4_096
+        expected.subscriptionBudgetMillis = 20
+        #expect(config.limits == expected)
+        #expect(try DaemonConfig.load(yaml: "maxDepth: 4").limits == DaemonLimits())
+        #expect { try DaemonConfig.load(yaml: "limits:\n  maxPatternLength: 0\n") } throws: { error in
+            "\(error)".contains("limits.maxPatternLength must be positive")
+        }
+    }
+}
