@@ -20,7 +20,8 @@ import Strata
 /// order, until the last page went (counted against ``DaemonLimits/maxQueuedOutputBytes``). When the notifier worker's CPU
 /// time to evaluate one commit for this query (whether or not it changed the result) passes
 /// ``DaemonLimits/subscriptionBudgetMillis``, the notifier stops at once and the subscription
-/// is cancelled with `{"error":"subscription cancelled: …"}`. The initial result is not held to
+/// is cancelled with `{"error":"subscription cancelled: …"}` (which may come before the last
+/// page: nothing of the subscription follows it). The initial result is not held to
 /// the budget, nor is serialization on the loop (linear in the bytes the client receives).
 /// Lives on the daemon's loop thread.
 final class Subscription {
@@ -118,10 +119,8 @@ final class Subscription {
         let millis = Int((cost / .milliseconds(1)).rounded(.up))
         let reason = "subscription cancelled: evaluating a commit took \(millis) ms of CPU, over the budget of "
             + "\(limits.subscriptionBudgetMillis) ms"
-        // The error goes after any held-back lines, so the client sees the stream in order.
-        let pending = heldBack ?? []
+        // Updates held back behind unsent pages are dropped with them: the error ends the stream.
         cancel()
-        for line in pending { connection?.send(line) }
         connection?.send(#"{"error":\#(JSONValue.string(reason).text)}"#)
         onCancelled()
     }
