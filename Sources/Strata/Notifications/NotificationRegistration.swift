@@ -39,8 +39,9 @@ final class RegistrationToken: NotificationToken {
         super.init { [registration] in registration.invalidate() }
     }
 
-    override package func observeComputeCost(_ observer: @escaping @Sendable (_ cpuTime: Duration, _ isInitial: Bool) -> Bool) {
-        registration.notifier.setCostObserver(observer)
+    override package func limitComputeCost(to budget: Duration,
+                                           onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {
+        registration.notifier.limitCost(to: budget, onExceeded: onExceeded)
     }
 
     deinit { registration.invalidate() }

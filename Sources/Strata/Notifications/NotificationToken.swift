@@ -14,13 +14,13 @@ public class NotificationToken {
     /// Whether ``invalidate()`` was called.
     public var isInvalidated: Bool { onInvalidate == nil }
 
-    /// Calls `observer` on the notifier's worker thread after each computation for this token
-    /// (its initial result, or one change whether or not it is delivered) with the CPU time it
-    /// took and whether it was the initial result, for services that hold each observer to a
-    /// budget: returning false stops the computations at once (then invalidate the token). Does
-    /// nothing for tokens without a notifier of their own (`Realm.observe`). Not part of
-    /// Realm's API.
-    package func observeComputeCost(_ observer: @escaping @Sendable (_ cpuTime: Duration, _ isInitial: Bool) -> Bool) {}
+    /// Holds the notifier worker's computation of each change for this token to `budget` of
+    /// CPU time, for services that must not let one observer starve the others: past it (the
+    /// query gives up early where it can), the change is dropped, the token delivers nothing
+    /// more, and `onExceeded` runs on the worker thread with the time spent; invalidate the
+    /// token then. The initial result is not held to the budget. Does nothing for tokens
+    /// without a notifier of their own (`Realm.observe`). Not part of Realm's API.
+    package func limitComputeCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {}
 
     /// Stops the notifications of this token.
     public func invalidate() {

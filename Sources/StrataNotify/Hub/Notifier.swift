@@ -19,17 +19,17 @@ public protocol AnyNotifier: AnyObject, Sendable {
     /// at a newer one (for a Realm that does not advance by itself). No-op after the initial
     /// delivery.
     func prepareInitial(at pin: PinnedSnapshot, store: Store)
-    /// Calls `observer` on the worker thread after each computation of this notifier (its
-    /// initial state, or one change whether or not it is delivered) with the CPU time it took
-    /// and whether it was the initial state, so that a service can hold a costly observer to a
-    /// budget. When `observer` returns false the notifier stops: it computes nothing more and
-    /// delivers nothing more (its owner then unregisters it).
-    func setCostObserver(_ observer: @escaping @Sendable (_ cpuTime: Duration, _ isInitial: Bool) -> Bool)
+    /// Holds each change computation (not the initial state) to `budget` of the worker's CPU
+    /// time: a computation past it gives up early where the query polls ``CPUDeadline``, or is
+    /// measured over it at its end; either way its result is discarded, the notifier stops for
+    /// good (it computes and delivers nothing more), and `onExceeded` runs on the worker thread
+    /// with the time spent. Its owner then unregisters it.
+    func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void)
 }
 
 extension AnyNotifier {
-    /// Ignores the observer (for notifiers that do not measure their computations).
-    public func setCostObserver(_ observer: @escaping @Sendable (_ cpuTime: Duration, _ isInitial: Bool) -> Bool) {}
+    /// Ignores the budget (for notifiers that do not measure their computations).
+    public func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {}
 }
 
 /// One registration: a ``ChangeComputer`` and its state between the worker that computes and
@@ -69,8 +69,15 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
     }
 
     private let locked = LockedValueBox(Locked())
-    private let costObserver = LockedValueBox<(@Sendable (Duration, Bool) -> Bool)?>(nil)
-    /// Set when the cost observer stopped the notifier.
+
+    /// A CPU budget per change computation (``limitCost(to:onExceeded:)``).
+    private struct Budget {
+        var limit: Duration
+        var onExceeded: @Sendable (Duration) -> Void
+    }
+
+    private let budget = LockedValueBox<Budget?>(nil)
+    /// Set once a computation went over the budget: nothing more is computed.
     private let isStopped = LockedValueBox(false)
 
     /// What a computation starts from.
@@ -116,7 +123,9 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
             return (.fresh, locked.generation)
         }
         guard let (base, generation) = snapshot else { return }
+        let budget = self.budget.withLockedValue { $0 }
         let started = ThreadCPUTime.now
+        var deadlinePassed = false
         let computed: Pending
         switch base {
         case .fresh:
@@ -126,22 +135,29 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
             let (next, _) = advance(state, from: from, to: pin, store: store)
             computed = Pending(pin: pin, state: next, change: nil, isInitial: true, from: pin.version)
         case .delivered(let from, let state):
-            let (next, change) = advance(state, from: from, to: pin, store: store)
-            computed = Pending(pin: pin, state: next, change: change, isInitial: false, from: from.version)
+            let advanced: (Computer.State, Computer.Change?)
+            if let budget {
+                (advanced, deadlinePassed) = CPUDeadline.run(within: budget.limit) {
+                    advance(state, from: from, to: pin, store: store)
+                }
+            } else {
+                advanced = advance(state, from: from, to: pin, store: store)
+            }
+            computed = Pending(pin: pin, state: advanced.0, change: advanced.1, isInitial: false, from: from.version)
+        }
+        if let budget, !computed.isInitial {
+            let cost = ThreadCPUTime.now - started
+            if deadlinePassed || cost > budget.limit {
+                isStopped.withLockedValue { $0 = true }
+                budget.onExceeded(cost)
+                return
+            }
         }
         locked.withLockedValue { locked in
             guard locked.generation == generation else { return }
             if let pending = locked.pending, pending.pin.version >= pin.version { return }
             locked.pending = computed
         }
-        if let observer = costObserver.withLockedValue({ $0 }), !observer(ThreadCPUTime.now - started, computed.isInitial) {
-            isStopped.withLockedValue { $0 = true }
-            locked.withLockedValue { $0.pending = nil }
-        }
-    }
-
-    public func setCostObserver(_ observer: @escaping @Sendable (_ cpuTime: Duration, _ isInitial: Bool) -> Bool) {
-        costObserver.withLockedValue { $0 = observer }
     }
 
     private func advance(_ state: Computer.State, from: PinnedSnapshot, to: PinnedSnapshot,
@@ -166,6 +182,10 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
             guard let change = pending.change else { return nil }
             return .change(pending.state, change, from: pending.from, to: version)
         }
+    }
+
+    public func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {
+        self.budget.withLockedValue { $0 = Budget(limit: budget, onExceeded: onExceeded) }
     }
 
     /// Whether the notifier has delivered its initial state.

@@ -17,12 +17,14 @@ import Strata
 /// next is built once the kernel took the previous one, so a slow reader holds back the pages
 /// instead of queueing them; a page left unread for ``DaemonLimits/pageTimeoutSeconds``
 /// disconnects the client (the snapshot pins a version). Updates that arrive meanwhile wait, in
-/// order, until the last page went (counted against ``DaemonLimits/maxQueuedOutputBytes``). When the notifier worker's CPU
-/// time to evaluate one commit for this query (whether or not it changed the result) passes
-/// ``DaemonLimits/subscriptionBudgetMillis``, the notifier stops at once and the subscription
-/// is cancelled with `{"error":"subscription cancelled: …"}` (which may come before the last
-/// page: nothing of the subscription follows it). The initial result is not held to
-/// the budget, nor is serialization on the loop (linear in the bytes the client receives).
+/// order, until the last page went (counted against ``DaemonLimits/maxQueuedOutputBytes``).
+///
+/// When the notifier worker's CPU time to evaluate one commit for this query (whether or not it
+/// changed the result) passes ``DaemonLimits/subscriptionBudgetMillis`` (string tests and paths
+/// through maps, links and subqueries give up at the deadline), the notifier stops at once and
+/// the subscription is cancelled with `{"error":"subscription cancelled: …"}`, which may come
+/// before the last page: nothing of the subscription follows it. The initial result is not held
+/// to the budget, nor is serialization on the loop (linear in the bytes the client receives).
 /// Lives on the daemon's loop thread.
 final class Subscription {
     private var token: NotificationToken?
@@ -62,15 +64,11 @@ final class Subscription {
         guard let loop = EventLoop.current else { preconditionFailure("a subscription lives on the daemon's loop") }
         self.loop = loop
         token = results.observe(keyPaths: keyPaths) { [weak self] change in self?.handle(change) }
-        // The notifier worker reports each commit's evaluation, including one that changed
-        // nothing this subscription sees.
+        // The notifier worker holds each commit's evaluation to the budget, including one that
+        // changes nothing this subscription sees; past it the notifier has stopped.
         let subscription = WeakLoopBound(self, loop: loop)
-        let budget = limits.subscriptionBudget
-        token?.observeComputeCost { cost, isInitial in
-            guard !isInitial, cost > budget else { return true }
-            // Stops the notifier at once (the worker evaluates it no more), then cancels here.
+        token?.limitComputeCost(to: limits.subscriptionBudget) { cost in
             subscription.execute { $0.cancelForCost(cost) }
-            return false
         }
     }
 
@@ -117,8 +115,8 @@ final class Subscription {
     private func cancelForCost(_ cost: Duration) {
         guard !isCancelled else { return }
         let millis = Int((cost / .milliseconds(1)).rounded(.up))
-        let reason = "subscription cancelled: evaluating a commit took \(millis) ms of CPU, over the budget of "
-            + "\(limits.subscriptionBudgetMillis) ms"
+        let reason = "subscription cancelled: evaluating a commit took \(millis) ms of CPU or more, over the budget "
+            + "of \(limits.subscriptionBudgetMillis) ms"
         // Updates held back behind unsent pages are dropped with them: the error ends the stream.
         cancel()
         connection?.send(#"{"error":\#(JSONValue.string(reason).text)}"#)
