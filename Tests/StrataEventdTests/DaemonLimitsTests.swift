@@ -9,7 +9,10 @@ import Testing
 struct DaemonLimitsTests {
     @Test("past maxConnections a new client gets one error line and the close; counted; a freed slot is reused")
     func connectionLimit() throws {
-        let daemon = try DaemonProcess(dataPath: DaemonProcess.temporaryPath(), config: "limits:\n  maxConnections: 2\n")
+        let daemon = try DaemonProcess(dataPath: DaemonProcess.temporaryPath(), config: """
+        limits:
+          maxConnections: 2
+        """)
         defer { daemon.terminate() }
         let first = try daemon.client()
         var second: LineClient? = try daemon.client()
@@ -187,7 +190,8 @@ struct DaemonLimitsTests {
         let client = try daemon.client()
         client.send(line: #"{"subscribe":"source CONTAINS '\#(String(repeating: "z", count: 17))'"}"#)
         #expect(client.readLine()?.contains("operand is 17 characters long; the limit is 16") == true)
-        client.send(line: #"{"subscribe":"type == 'a' OR \#(Array(repeating: "type == 'b'", count: 60).joined(separator: " OR "))"}"#)
+        let long = Array(repeating: "type == 'b'", count: 60).joined(separator: " OR ")
+        client.send(line: #"{"subscribe":"type == 'a' OR \#(long)"}"#)
         #expect(client.readLine()?.contains("the limit is 600") == true)
         client.send(line: #"{"subscribe":"source BEGINSWITH '\#(String(repeating: "z", count: 16))'"}"#)
         #expect(client.readLine() == #"{"subscribed":3}"#)
@@ -219,7 +223,8 @@ struct DaemonLimitsTests {
         let initial = try #require(object["initial"] as? [String: Any], "\(line.prefix(200))")
         let objects = try #require(initial["objects"] as? [[String: Any]])
         return InitialPage(count: try #require(initial["count"] as? Int), page: try #require(initial["page"] as? Int),
-                           last: try #require(initial["last"] as? Bool), ids: objects.compactMap { $0["id"] as? String })
+                           last: try #require(initial["last"] as? Bool),
+                           ids: objects.compactMap { $0["id"] as? String })
     }
 }
 

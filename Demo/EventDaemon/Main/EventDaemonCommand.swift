@@ -17,7 +17,7 @@ struct EventDaemonCommand: ParsableCommand {
     @Option(name: .customLong("data"), help: "The store file.") var dataPath = "eventd.strata"
     @Option(name: .customLong("config"), help: "A YAML file of limits, counters and alert rules.") var configPath: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
-    @Option(help: "A file holding the token TCP clients must send as their first line ({\"auth\":\"…\"}); required with a non-loopback --host.")
+    @Option(help: "File of the token TCP clients send first: {\"auth\":\"…\"} (needed with a non-loopback --host).")
     var authTokenFile: String?
     @Option(help: "Give the Unix socket this group and mode 0660 (default: mode 0600, owner only).")
     var socketGroup: String?

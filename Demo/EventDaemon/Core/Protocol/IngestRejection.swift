@@ -31,8 +31,8 @@ public struct IngestRejection: Error, Sendable, Hashable, CustomStringConvertibl
         .init(code: "query_too_long", message: "the query is \(bytes) bytes long; the limit is \(limit)")
     }
     static func patternTooLong(_ length: Int, limit: Int) -> IngestRejection {
-        .init(code: "pattern_too_long",
-              message: "a LIKE/CONTAINS/BEGINSWITH/ENDSWITH operand is \(length) characters long; the limit is \(limit)")
+        .init(code: "pattern_too_long", message: "a LIKE/CONTAINS/BEGINSWITH/ENDSWITH operand is \(length) characters "
+                  + "long; the limit is \(limit)")
     }
     static let truncated = IngestRejection(code: "truncated", message: "the connection closed in the middle of a line")
     static let overloaded = IngestRejection(code: "overloaded", message: "the ingest queue is full; retry later")

@@ -48,7 +48,8 @@ final class LineServer {
             // One line, then the close (after it was written).
             context.statistics.noteLimit(.connectionsRefused)
             context.logger.warning("refused a connection: \(context.limits.maxConnections) connections are open")
-            connection.write(Array(#"{"error":"too many connections (limit \#(context.limits.maxConnections))"}"#.utf8 + [10]))
+            let refusal = #"{"error":"too many connections (limit \#(context.limits.maxConnections))"}"#
+            connection.write(Array(refusal.utf8) + [UInt8(ascii: "\n")])
             connection.close()
             return
         }
@@ -64,7 +65,8 @@ final class LineServer {
             for event in framer.feed(bytes) {
                 if awaitingAuth {
                     // The first line must authenticate; anything else ends the connection.
-                    guard case .line(let line) = event, let authToken, AccessControl.admits(line, token: authToken) else {
+                    guard case .line(let line) = event, let authToken,
+                          AccessControl.admits(line, token: authToken) else {
                         context.statistics.noteLimit(.authFailures)
                         context.logger.warning("refused a TCP client: missing or wrong auth token")
                         writer.send(AccessControl.refusedLine)
@@ -151,7 +153,8 @@ private final class LineWriter: ClientConnection {
         guard !dropped, let connection else { return }
         dropped = true
         context.statistics.noteLimit(.slowReadersDisconnected)
-        context.logger.warning("disconnected a client that does not read its replies (over \(context.limits.maxQueuedOutputBytes) bytes queued)")
+        let limit = context.limits.maxQueuedOutputBytes
+        context.logger.warning("disconnected a client that does not read its replies (over \(limit) bytes queued)")
         connection.abort()
     }
 

@@ -92,8 +92,10 @@ final class Subscription {
             buildPage(0, from: 0, of: Frozen(results))
         case .update(let results, let deletions, let insertions, let modifications):
             let modifiedNow = Self.newIndices(of: modifications, deletions: deletions, insertions: insertions)
-            let line = #"{"update":{"deletions":\#(deletions),"insertions":\#(insertions),"modifications":\#(modifications),"#
-                + #""inserted":[\#(Self.objects(results, at: insertions))],"modified":[\#(Self.objects(results, at: modifiedNow))]}}"#
+            let inserted = Self.objects(results, at: insertions)
+            let modified = Self.objects(results, at: modifiedNow)
+            let line = #"{"update":{"deletions":\#(deletions),"insertions":\#(insertions),"#
+                + #""modifications":\#(modifications),"inserted":[\#(inserted)],"modified":[\#(modified)]}}"#
             emit(line)
         case .error(let error):
             emit(#"{"error":\#(JSONValue.string("\(error)").text)}"#)
