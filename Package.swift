@@ -61,7 +61,10 @@ let package = Package(
         // executables around it.
         .target(
             name: "StrataEventd",
-            dependencies: ["Strata", "StrataSupport", .product(name: "Logging", package: "swift-log"), .product(name: "Yams", package: "Yams")],
+            dependencies: [
+                "Strata", "StrataSupport", "StrataQuery", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
             path: "Demo/EventDaemon/Core",
             swiftSettings: strictSettings
         ),

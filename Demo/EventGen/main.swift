@@ -15,9 +15,12 @@ struct EventGenCommand: ParsableCommand {
     @Option(help: "Events per second in all (0: as fast as the daemon acknowledges).") var rate = 0
     @Option(help: "Also measure subscription latency with this many probe events, during the load.")
     var latencySamples = 0
+    @Option(help: "A file holding the daemon's auth token (its --auth-token-file).") var authTokenFile: String?
 
     func run() throws {
-        let generator = LoadGenerator(port: port, count: count, connections: connections, rate: rate)
+        var configured = LoadGenerator(port: port, count: count, connections: connections, rate: rate)
+        configured.authToken = try authTokenFile.map(AccessControl.readToken(path:))
+        let generator = configured
         let latency = LatencyResult()
         let probe = Thread {
             guard latencySamples > 0, let result = try? generator.measureSubscriptionLatency(samples: latencySamples) else { return }

@@ -117,7 +117,7 @@ struct DaemonAbuseTests {
         let subscriber = try daemon.client()
         subscriber.send(line: #"{"subscribe":"type == 'login'"}"#)
         #expect(subscriber.readLine() == #"{"subscribed":1}"#)
-        #expect(subscriber.readLine() == #"{"initial":{"count":0,"objects":[]}}"#)
+        #expect(subscriber.readLine() == #"{"initial":{"count":0,"page":0,"objects":[],"last":true}}"#)
         subscriber.send(line: #"{"subscribe":"type =="}"#)
         #expect(subscriber.readLine()?.contains(#""code":"bad_query""#) == true)
         #expect(try stats(daemon)["subscribers"] as? Int == 1)

@@ -20,6 +20,10 @@ struct DaemonConfigTests {
         ("maxBatch: 0", "maxBatch"), ("maxBatch: -5", "maxBatch"), ("maxQueue: -1", "maxQueue"), ("maxQueue: 0", "maxQueue"),
         ("counters:\n  windowSeconds: 0", "counters.windowSeconds"),
         ("counters:\n  windowSeconds: 9223372036854775807", "counters.windowSeconds"),
+        ("limits:\n  maxConnections: 9223372036854775807", "limits.maxConnections"),
+        ("limits:\n  pageTimeoutSeconds: 9223372036854775807", "limits.pageTimeoutSeconds"),
+        ("limits:\n  subscriptionBudgetMillis: 9223372036854775807", "limits.subscriptionBudgetMillis"),
+        ("limits:\n  maxQueuedOutputBytes: 10", "limits.maxQueuedOutputBytes"),
     ])
     func outOfRange(yaml: String, key: String) {
         let refused = error(yaml)
@@ -29,6 +33,7 @@ struct DaemonConfigTests {
 
     @Test("an unknown setting is refused at any level, naming it", arguments: [
         ("maxLines: 5", "maxLines"), ("counters:\n  window: 5", "counters.window"),
+        ("limits:\n  maxClients: 5", "limits.maxClients"),
         ("alerts:\n  - name: a\n    query: TRUEPREDICATE\n    severity: high", "alerts[0].severity"),
     ])
     func unknownSetting(yaml: String, key: String) {

@@ -16,7 +16,7 @@ struct DaemonEndToEndTests {
         let subscriber = try daemon.client()
         subscriber.send(line: #"{"subscribe":"type == 'purchase'","sort":"id"}"#)
         #expect(subscriber.readLine() == #"{"subscribed":1}"#)
-        #expect(subscriber.readLine() == #"{"initial":{"count":0,"objects":[]}}"#)
+        #expect(subscriber.readLine() == #"{"initial":{"count":0,"page":0,"objects":[],"last":true}}"#)
 
         let report = try LoadGenerator(port: daemon.port, count: 500, connections: 2, idPrefix: "e2e").run()
         #expect(report.acknowledged == 500 && report.errors == 0)

@@ -1,5 +1,6 @@
 import Foundation
 import StrataEventd
+import StrataTestSupport
 import Testing
 
 /// The real `strata-eventd` executable, started on loopback for end-to-end tests.
@@ -8,8 +9,9 @@ final class DaemonProcess {
     let port: Int
     let dataPath: String
 
-    /// Starts the daemon on a free port with `config` (YAML) and waits until it listens.
-    init(dataPath: String, config: String? = nil, socketPath: String? = nil) throws {
+    /// Starts the daemon on a free port with `config` (YAML) and `extraArguments`, and waits
+    /// until it listens.
+    init(dataPath: String, config: String? = nil, socketPath: String? = nil, extraArguments: [String] = []) throws {
         self.dataPath = dataPath
         process.executableURL = try Self.locate()
         var arguments = ["--port", "0", "--data", dataPath, "--log-level", "warning"]
@@ -19,7 +21,7 @@ final class DaemonProcess {
             arguments += ["--config", configPath]
         }
         if let socketPath { arguments += ["--socket", socketPath] }
-        process.arguments = arguments
+        process.arguments = arguments + extraArguments
         let output = Pipe()
         process.standardOutput = output
         // The daemon's log, for diagnosing a failure: <data>.log.
@@ -98,6 +100,36 @@ final class DaemonProcess {
         process.waitUntilExit()
         let status = process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
         return (status, (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+    }
+
+    /// The daemon's resident set size (VmRSS in /proc/<pid>/status), in bytes.
+    var residentBytes: Int {
+        let status = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes * 1_024
+    }
+
+    /// The `stats` reply, parsed.
+    func stats() throws -> [String: Any] {
+        let client = try client()
+        client.send(line: #"{"stats":true}"#)
+        let line = try #require(client.readLine())
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return try #require(object["stats"] as? [String: Any])
+    }
+
+    /// A counter of the `stats` reply's `limits` object.
+    func limitCounter(_ name: String) throws -> Int {
+        try #require(try stats()["limits"] as? [String: Any])[name] as? Int ?? -1
+    }
+
+    /// Runs the daemon with `arguments` expecting it to refuse to start: its exit status and
+    /// what it printed on standard error.
+    static func refusedStart(_ arguments: [String]) throws -> (status: Int32, message: String) {
+        let result = try run(arguments: arguments)
+        return (result.status, result.standardError)
     }
 
     /// SIGKILL, then waits.

@@ -6,14 +6,16 @@ import StrataEventd
 /// printing its change sets to the terminal.
 struct DemoMode {
     let port: Int
+    let authToken: String?
     let logger: Logger
 
     func start() {
         let port = self.port
         let logger = self.logger
+        let authToken = self.authToken
         Thread.detachNewThread {
             do {
-                let subscriber = try LineClient(port: port)
+                let subscriber = try LineClient(port: port, authToken: authToken)
                 subscriber.send(line: #"{"subscribe":"type == 'purchase' AND payload['amount'] > 900","sort":{"keyPath":"time","ascending":false}}"#)
                 while let line = subscriber.readLine() {
                     emit("subscription: \(line.count > 240 ? String(line.prefix(240)) + "…" : line)")
@@ -27,8 +29,10 @@ struct DemoMode {
             while true {
                 round += 1
                 do {
-                    let report = try LoadGenerator(port: port, count: 5_000, connections: 2, rate: 2_000,
-                                                   idPrefix: "demo-\(UUID().uuidString.prefix(6))").run()
+                    var generator = LoadGenerator(port: port, count: 5_000, connections: 2, rate: 2_000,
+                                                  idPrefix: "demo-\(UUID().uuidString.prefix(6))")
+                    generator.authToken = authToken
+                    let report = try generator.run()
                     emit("generator round \(round): \(report)")
                 } catch {
                     logger.error("demo generator: \(error)")

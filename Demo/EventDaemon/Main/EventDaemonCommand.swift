@@ -17,6 +17,10 @@ struct EventDaemonCommand: ParsableCommand {
     @Option(name: .customLong("data"), help: "The store file.") var dataPath = "eventd.strata"
     @Option(name: .customLong("config"), help: "A YAML file of limits, counters and alert rules.") var configPath: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+    @Option(help: "File of the token TCP clients send first: {\"auth\":\"…\"} (needed with a non-loopback --host).")
+    var authTokenFile: String?
+    @Option(help: "Give the Unix socket this group and mode 0660 (default: mode 0600, owner only).")
+    var socketGroup: String?
     @Flag(help: "Run with a load generator and one live subscription printing to the terminal.") var demo = false
 
     /// Parses the arguments and runs; any failure is one line on standard error (`strata-eventd:
@@ -57,6 +61,8 @@ struct EventDaemonCommand: ParsableCommand {
         options.port = port
         options.socketPath = socketPath
         options.dataPath = dataPath
+        options.authToken = try authTokenFile.map(AccessControl.readToken(path:))
+        options.socketGroup = socketGroup
         if let configPath {
             do {
                 options.config = try DaemonConfig.load(path: configPath)
@@ -73,10 +79,13 @@ struct EventDaemonCommand: ParsableCommand {
         }
         let daemon = try EventDaemon(options: options, logger: logger)
         try daemon.start()
+        // The signal handlers first: a script may send SIGTERM as soon as it reads the port line,
+        // and a signal that arrived between `SIG_IGN` and the dispatch source would be lost (the
+        // daemon would run on, deaf to it).
+        let signals = SignalStop(daemon: daemon, logger: logger)
         // The port line lets scripts and tests find a daemon started with --port 0.
         emit(#"{"listening":\#(daemon.tcpPort)}"#)
-        let signals = SignalStop(daemon: daemon, logger: logger)
-        if demo { DemoMode(port: daemon.tcpPort, logger: logger).start() }
+        if demo { DemoMode(port: daemon.tcpPort, authToken: options.authToken, logger: logger).start() }
         daemon.waitUntilStopped()
         withExtendedLifetime(signals) {}
     }

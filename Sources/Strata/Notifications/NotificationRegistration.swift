@@ -39,5 +39,10 @@ final class RegistrationToken: NotificationToken {
         super.init { [registration] in registration.invalidate() }
     }
 
+    override package func limitComputeCost(to budget: Duration,
+                                           onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {
+        registration.notifier.limitCost(to: budget, onExceeded: onExceeded)
+    }
+
     deinit { registration.invalidate() }
 }

@@ -58,8 +58,14 @@ public final class StreamListener {
 
     /// Listens on a Unix-domain socket at `path`, replacing a stale socket file.
     ///
-    /// - Throws: ``EventLoopError``, e.g. `EACCES` or `ENOENT` for a bad path.
-    public static func unix(path: String, backlog: Int32 = 511, on loop: EventLoop,
+    /// - Parameters:
+    ///   - permissions: The socket file's mode, set after binding and before listening (so no
+    ///     client can connect while the mode is wider); nil keeps what the umask gave.
+    ///   - group: The group to give the socket file (nil: the process's).
+    /// - Throws: ``EventLoopError``, e.g. `EACCES` or `ENOENT` for a bad path, `EPERM` from
+    ///   `chown` for a group the process may not use.
+    public static func unix(path: String, permissions: UInt32? = nil, group: UInt32? = nil, backlog: Int32 = 511,
+                            on loop: EventLoop,
                             accept: @escaping (StreamConnection) -> Void) throws(EventLoopError) -> StreamListener {
         let listener = StreamListener(loop: loop, isUnix: true, accept: accept)
         guard try listener.handle.initialize(unix: true) else { throw EventLoopError.shuttingDown }
@@ -67,6 +73,8 @@ public final class StreamListener {
             var status = stat()
             if lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFSOCK { unlink(path) }
             try EventLoopError.check(uv_pipe_bind(listener.handle.pipe, path), "uv_pipe_bind")
+            if let group { try EventLoopError.check(chown(path, uid_t.max, gid_t(group)) == 0 ? 0 : -errno, "chown") }
+            if let permissions { try EventLoopError.check(chmod(path, mode_t(permissions)) == 0 ? 0 : -errno, "chmod") }
             try listener.listen(backlog)
         } catch {
             listener.close()

@@ -19,6 +19,17 @@ public protocol AnyNotifier: AnyObject, Sendable {
     /// at a newer one (for a Realm that does not advance by itself). No-op after the initial
     /// delivery.
     func prepareInitial(at pin: PinnedSnapshot, store: Store)
+    /// Holds each change computation (not the initial state) to `budget` of the worker's CPU
+    /// time: a computation past it gives up early where the query polls ``CPUDeadline``, or is
+    /// measured over it at its end; either way its result is discarded, the notifier stops for
+    /// good (it computes and delivers nothing more), and `onExceeded` runs on the worker thread
+    /// with the time spent. Its owner then unregisters it.
+    func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void)
+}
+
+extension AnyNotifier {
+    /// Ignores the budget (for notifiers that do not measure their computations).
+    public func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {}
 }
 
 /// One registration: a ``ChangeComputer`` and its state between the worker that computes and
@@ -59,6 +70,16 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
 
     private let locked = LockedValueBox(Locked())
 
+    /// A CPU budget per change computation (``limitCost(to:onExceeded:)``).
+    private struct Budget {
+        var limit: Duration
+        var onExceeded: @Sendable (Duration) -> Void
+    }
+
+    private let budget = LockedValueBox<Budget?>(nil)
+    /// Set once a computation went over the budget: nothing more is computed.
+    private let isStopped = LockedValueBox(false)
+
     /// What a computation starts from.
     private enum Base {
         case fresh
@@ -89,6 +110,7 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
     public var deliveredVersion: UInt64? { locked.withLockedValue { $0.delivered?.pin.version } }
 
     public func prepare(to pin: PinnedSnapshot, store: Store) {
+        guard !isStopped.withLockedValue({ $0 }) else { return }
         let snapshot: (Base, UInt64)? = locked.withLockedValue { locked in
             if let pending = locked.pending, pending.pin.version >= pin.version { return nil }
             if let pending = locked.pending, pending.isInitial {
@@ -101,6 +123,9 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
             return (.fresh, locked.generation)
         }
         guard let (base, generation) = snapshot else { return }
+        let budget = self.budget.withLockedValue { $0 }
+        let started = ThreadCPUTime.now
+        var deadlinePassed = false
         let computed: Pending
         switch base {
         case .fresh:
@@ -110,8 +135,23 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
             let (next, _) = advance(state, from: from, to: pin, store: store)
             computed = Pending(pin: pin, state: next, change: nil, isInitial: true, from: pin.version)
         case .delivered(let from, let state):
-            let (next, change) = advance(state, from: from, to: pin, store: store)
-            computed = Pending(pin: pin, state: next, change: change, isInitial: false, from: from.version)
+            let advanced: (Computer.State, Computer.Change?)
+            if let budget {
+                (advanced, deadlinePassed) = CPUDeadline.run(within: budget.limit) {
+                    advance(state, from: from, to: pin, store: store)
+                }
+            } else {
+                advanced = advance(state, from: from, to: pin, store: store)
+            }
+            computed = Pending(pin: pin, state: advanced.0, change: advanced.1, isInitial: false, from: from.version)
+        }
+        if let budget, !computed.isInitial {
+            let cost = ThreadCPUTime.now - started
+            if deadlinePassed || cost > budget.limit {
+                isStopped.withLockedValue { $0 = true }
+                budget.onExceeded(cost)
+                return
+            }
         }
         locked.withLockedValue { locked in
             guard locked.generation == generation else { return }
@@ -142,6 +182,10 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
             guard let change = pending.change else { return nil }
             return .change(pending.state, change, from: pending.from, to: version)
         }
+    }
+
+    public func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {
+        self.budget.withLockedValue { $0 = Budget(limit: budget, onExceeded: onExceeded) }
     }
 
     /// Whether the notifier has delivered its initial state.

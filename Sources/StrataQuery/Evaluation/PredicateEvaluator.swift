@@ -1,5 +1,6 @@
 import Foundation
 import StrataEngine
+import StrataSupport
 
 /// Tests objects of one table against a compiled predicate, on one snapshot.
 struct PredicateEvaluator {
@@ -31,6 +32,8 @@ struct PredicateEvaluator {
             // closures (this is the inner loop of a scan).
             return ValueComparison.holds(row!.values[path.rootColumn!], op, constant, options: options)
         case .compare(let left, let op, let right, let options, let quantifier, let typeTest):
+            // Paths through links, maps and subqueries: a computation over its CPU budget gives up.
+            if CPUDeadline.hasPassed { return false }
             let lefts = values(left, key: key, row: row, variables: variables)
             let rights = values(right, key: key, row: row, variables: variables)
             let test: (Value) -> Bool = { value in

@@ -1,5 +1,6 @@
 import Foundation
 import StrataEngine
+import StrataSupport
 
 /// How the query language compares two values: numbers across int, float, double and decimal;
 /// strings with `[c]` / `[d]`; `LIKE` wildcards; null only equal to null.
@@ -96,6 +97,8 @@ enum ValueComparison {
 
     private static func stringTest(_ left: Value, _ op: ComparisonOperator, _ right: Value,
                                    _ options: StringOptions) -> Bool {
+        // Up to text length × pattern length each: a computation over its CPU budget gives up.
+        if CPUDeadline.hasPassed { return false }
         if case let (.binary(a), .binary(b)) = (left, right) {
             switch op {
             case .beginsWith: return a.starts(with: b)
@@ -122,7 +125,11 @@ enum ValueComparison {
         var t = 0, p = 0
         var star: Int?
         var mark = 0
+        var steps = 0
         while t < text.count {
+            // A long text against a long pattern: a computation over its CPU budget gives up.
+            steps &+= 1
+            if steps & 0xFFFF == 0, CPUDeadline.hasPassed { return false }
             if p < pattern.count && (pattern[p] == "?" || (pattern[p] != "*" && pattern[p] == text[t])) {
                 t += 1
                 p += 1

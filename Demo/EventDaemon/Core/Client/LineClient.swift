@@ -19,9 +19,11 @@ public final class LineClient: @unchecked Sendable {
     ///   - timeout: When set, a `readLine()` that waits longer returns nil and a `send` that cannot
     ///     make progress for that long gives up (tests use it so that a stuck daemon fails them
     ///     instead of hanging them).
+    ///   - authToken: The daemon's shared token (`--auth-token-file`): sent as the first line,
+    ///     and the daemon's answer awaited.
     /// - Throws: `POSIXError` when the connection is refused (`EINVAL` for a port outside
-    ///   0...65535).
-    public init(host: String = "127.0.0.1", port: Int, timeout: Duration? = nil) throws {
+    ///   0...65535); ``LineClientError`` when the daemon refuses the token.
+    public init(host: String = "127.0.0.1", port: Int, timeout: Duration? = nil, authToken: String? = nil) throws {
         guard let port16 = UInt16(exactly: port) else { throw POSIXError(.EINVAL) }
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
@@ -36,6 +38,14 @@ public final class LineClient: @unchecked Sendable {
             throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED)
         }
         if let timeout { setTimeout(timeout) }
+        if let authToken { try authenticate(authToken) }
+    }
+
+    /// Sends `{"auth":"<token>"}` and reads the daemon's answer.
+    private func authenticate(_ token: String) throws {
+        send(line: #"{"auth":\#(JSONValue.string(token).text)}"#)
+        let answer = readLine()
+        guard answer == #"{"authenticated":true}"# else { throw LineClientError(reply: answer) }
     }
 
     /// Connects to a Unix socket.
@@ -117,4 +127,11 @@ public final class LineClient: @unchecked Sendable {
 
     /// Stops sending (the daemon sees the end of the stream).
     public func finishSending() { if fd >= 0 { Glibc.shutdown(fd, Int32(SHUT_WR)) } }
+}
+
+/// The daemon refused a client's token.
+public struct LineClientError: Error, CustomStringConvertible {
+    /// The daemon's reply (nil: it closed without one).
+    public let reply: String?
+    public var description: String { "the daemon refused the auth token: \(reply ?? "connection closed")" }
 }

@@ -16,6 +16,8 @@ public struct LoadGenerator: Sendable {
     /// Events sent and not yet acknowledged, per connection, at most (a client that waits for
     /// its acks, as a real producer does).
     public var window = 2_000
+    /// The daemon's shared token, if it requires one.
+    public var authToken: String?
 
     public init(port: Int, count: Int, connections: Int = 4, rate: Int = 0, idPrefix: String = UUID().uuidString.prefix(8).lowercased()) {
         self.port = port
@@ -61,7 +63,7 @@ public struct LoadGenerator: Sendable {
             let first = connection * perConnection
             let numbers = first..<min(count, first + perConnection)
             guard !numbers.isEmpty else { continue }
-            let client = try LineClient(port: port)
+            let client = try LineClient(port: port, authToken: authToken)
             let sent = SendTimes(count: numbers.count)
             let inFlight = DispatchSemaphore(value: window)
             group.enter()
@@ -140,11 +142,11 @@ extension LoadGenerator {
     /// - Returns: (update p50, update p99, ack p50, ack p99) in milliseconds.
     public func measureSubscriptionLatency(samples: Int) throws -> (p50: Double, p99: Double, ackP50: Double, ackP99: Double) {
         let probe = "probe-\(idPrefix)"
-        let subscriber = try LineClient(port: port)
+        let subscriber = try LineClient(port: port, authToken: authToken)
         subscriber.send(line: #"{"subscribe":"source == '\#(probe)'"}"#)
         _ = subscriber.readLine()   // {"subscribed":1}
-        _ = subscriber.readLine()   // {"initial":…}
-        let sender = try LineClient(port: port)
+        _ = subscriber.readLine()   // {"initial":…} (one page: the result is empty)
+        let sender = try LineClient(port: port, authToken: authToken)
         var updates: [Double] = []
         var acks: [Double] = []
         for n in 0..<samples {

@@ -11,6 +11,20 @@ extension DaemonConfig {
         public static let maxQueue = 1...10_000_000
         /// `counters.windowSeconds`: up to a day.
         public static let windowSeconds = 1...86_400
+        /// `limits.maxConnections`: each connection holds a descriptor and a session.
+        public static let maxConnections = 1...1_000_000
+        /// `limits.maxQueuedOutputBytes`: from one line's worth to 1 GiB per connection.
+        public static let maxQueuedOutputBytes = 4_096...(1 << 30)
+        /// `limits.initialPageBytes`: a page is one line, so at most the largest line a client reads.
+        public static let initialPageBytes = 1_024...(64 << 20)
+        /// `limits.pageTimeoutSeconds`: up to an hour (a waiting page pins a version).
+        public static let pageTimeoutSeconds = 1...3_600
+        /// `limits.maxQueryBytes`: up to 1 MiB of RQL.
+        public static let maxQueryBytes = 1...(1 << 20)
+        /// `limits.maxPatternLength`: up to 64 Ki characters.
+        public static let maxPatternLength = 1...65_536
+        /// `limits.subscriptionBudgetMillis`: up to a minute of CPU per commit.
+        public static let subscriptionBudgetMillis = 1...60_000
     }
 
     /// Checks every setting against its range and the rules' names.
@@ -23,6 +37,14 @@ extension DaemonConfig {
         try Self.check("maxBatch", maxBatch, in: Bounds.maxBatch)
         try Self.check("maxQueue", maxQueue, in: Bounds.maxQueue)
         try Self.check("counters.windowSeconds", counters.windowSeconds, in: Bounds.windowSeconds)
+        try Self.check("limits.maxConnections", limits.maxConnections, in: Bounds.maxConnections)
+        try Self.check("limits.maxQueuedOutputBytes", limits.maxQueuedOutputBytes, in: Bounds.maxQueuedOutputBytes)
+        try Self.check("limits.initialPageBytes", limits.initialPageBytes, in: Bounds.initialPageBytes)
+        try Self.check("limits.pageTimeoutSeconds", limits.pageTimeoutSeconds, in: Bounds.pageTimeoutSeconds)
+        try Self.check("limits.maxQueryBytes", limits.maxQueryBytes, in: Bounds.maxQueryBytes)
+        try Self.check("limits.maxPatternLength", limits.maxPatternLength, in: Bounds.maxPatternLength)
+        try Self.check("limits.subscriptionBudgetMillis", limits.subscriptionBudgetMillis,
+                       in: Bounds.subscriptionBudgetMillis)
         if let types {
             guard !types.isEmpty else { throw DaemonConfigError(key: "types", "an empty list would refuse every event") }
             if let index = types.firstIndex(of: "") { throw DaemonConfigError(key: "types[\(index)]", "must not be empty") }

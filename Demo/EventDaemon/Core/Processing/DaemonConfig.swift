@@ -14,6 +14,8 @@ import Yams
 /// alerts:
 ///   - name: big-purchase
 ///     query: "type == 'purchase' AND payload['amount'] > 1000"
+/// limits:                    # see DaemonLimits
+///   maxConnections: 1024
 /// ```
 ///
 /// Loading refuses what the daemon could not run with: an unknown setting, a wrong type, a limit
@@ -26,6 +28,8 @@ public struct DaemonConfig: Codable, Sendable, Equatable {
     public var types: [String]?
     public var counters = Counters()
     public var alerts: [AlertRule] = []
+    /// Connections, output, subscriptions and query cost (see ``DaemonLimits``).
+    public var limits = DaemonLimits()
 
     public struct Counters: Codable, Sendable, Equatable {
         public var windowSeconds: Int = 60
@@ -63,6 +67,7 @@ public struct DaemonConfig: Codable, Sendable, Equatable {
         types = try container.decodeIfPresent([String].self, forKey: .types)
         counters = try container.decodeIfPresent(Counters.self, forKey: .counters) ?? defaults.counters
         alerts = try container.decodeIfPresent([AlertRule].self, forKey: .alerts) ?? []
+        limits = try container.decodeIfPresent(DaemonLimits.self, forKey: .limits) ?? defaults.limits
     }
 
 }

@@ -39,6 +39,13 @@ public struct IngestRejection: Error, Sendable, Hashable, CustomStringConvertibl
     static let httpRequest = IngestRejection(
         code: "http_request", message: "this port speaks newline-delimited JSON, not HTTP; closing the connection")
     static func badQuery(_ detail: String) -> IngestRejection { .init(code: "bad_query", message: detail) }
+    static func queryTooLong(_ bytes: Int, limit: Int) -> IngestRejection {
+        .init(code: "query_too_long", message: "the query is \(bytes) bytes long; the limit is \(limit)")
+    }
+    static func patternTooLong(_ length: Int, limit: Int) -> IngestRejection {
+        .init(code: "pattern_too_long", message: "a LIKE/CONTAINS/BEGINSWITH/ENDSWITH operand is \(length) characters "
+                  + "long; the limit is \(limit)")
+    }
     static let truncated = IngestRejection(code: "truncated", message: "the connection closed in the middle of a line")
     static let overloaded = IngestRejection(code: "overloaded", message: "the ingest queue is full; retry later")
     static let shuttingDown = IngestRejection(code: "shutting_down", message: "the daemon is shutting down")

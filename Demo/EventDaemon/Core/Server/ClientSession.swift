@@ -6,6 +6,13 @@ import Strata
 protocol ClientConnection: AnyObject {
     /// Queues `line` and a newline for writing.
     func send(_ line: String)
+    /// Queues `line` and a newline; `whenWritten` runs once the kernel took them (not if the
+    /// connection fails), so a producer can wait for a slow reader instead of queueing more.
+    func send(_ line: String, whenWritten: (() -> Void)?)
+    /// Bytes queued for writing and not yet taken by the kernel.
+    var queuedBytes: Int { get }
+    /// Disconnects a client whose unread output passed the limit (counted once).
+    func dropSlowReader()
     /// Closes the connection once queued writes are flushed.
     func close()
 }
@@ -61,7 +68,9 @@ final class ClientSession {
             case .subscribe(let query, let sort, let ascending, let keyPaths):
                 // The new subscription first: when it fails, the one that worked stays.
                 let replacement = try Subscription(realm: context.realm, query: query, sort: sort, ascending: ascending,
-                                                   keyPaths: keyPaths) { [weak self] text in self?.connection.send(text) }
+                                                   keyPaths: keyPaths, limits: context.limits, connection: connection) {
+                    [weak self] in self?.subscriptionCancelled()
+                }
                 if let previous = subscription { previous.cancel() } else { context.statistics.noteSubscribers(1) }
                 subscription = replacement
                 reply(number, #"{"subscribed":\#(number)}"#)
@@ -128,6 +137,16 @@ final class ClientSession {
         subscription = nil
     }
 
+    /// The subscription used more than its budget on a commit and cancelled itself (it sent the
+    /// error line).
+    private func subscriptionCancelled() {
+        guard subscription != nil else { return }
+        subscription = nil
+        context.statistics.noteSubscribers(-1)
+        context.statistics.noteLimit(.subscriptionsCancelled)
+        closeIfAnswered()
+    }
+
     private func reject(_ rejection: IngestRejection, line: Int) {
         context.statistics.noteRejected(rejection.code)
         context.logger.info("refused line \(line): \(rejection.message)")
@@ -164,6 +183,10 @@ final class DaemonContext {
     let parser: RequestParser
     let statistics: DaemonStatistics
     let logger: Logger
+    /// The limits (set once at start-up).
+    var limits = DaemonLimits()
+    /// Connections open on every listener (against ``DaemonLimits/maxConnections``).
+    var openConnections = 0
 
     init(loop: EventLoop, realm: Realm, writer: IngestWriter, parser: RequestParser, statistics: DaemonStatistics,
          logger: Logger) {

@@ -18,6 +18,8 @@ public final class DaemonStatistics: Sendable {
         var bySource: WindowCounters
         var subscribers = 0
         var connections = 0
+        /// Refusals and disconnections by limit (``DaemonStatistics/LimitCounter``).
+        var limits: [String: Int] = [:]
     }
 
     private let state: LockedValueBox<State>
@@ -62,6 +64,9 @@ public final class DaemonStatistics: Sendable {
     public func noteSubscribers(_ delta: Int) { state.withLockedValue { $0.subscribers += delta } }
     public func noteConnections(_ delta: Int) { state.withLockedValue { $0.connections += delta } }
 
+    /// Counts one refusal or disconnection caused by a limit.
+    func noteLimit(_ counter: LimitCounter) { state.withLockedValue { $0.limits[counter.rawValue, default: 0] += 1 } }
+
     /// How many events each rejection reason refused.
     public var rejections: [String: Int] { state.withLockedValue { $0.rejected } }
 
@@ -83,9 +88,26 @@ public final class DaemonStatistics: Sendable {
                 "commitLatencyMicros": .object(["p50": .double(percentile(0.5)), "p99": .double(percentile(0.99))]),
                 "queueDepth": .int(Int64(queueDepth)),
                 "subscribers": .int(Int64(state.subscribers)), "connections": .int(Int64(state.connections)),
+                "limits": .object(Dictionary(uniqueKeysWithValues: LimitCounter.allCases.map {
+                    ($0.rawValue, .int(Int64(state.limits[$0.rawValue] ?? 0)))
+                })),
                 "byType": .object(state.byType.counts(now: now).mapValues { .int(Int64($0)) }),
                 "bySource": .object(state.bySource.counts(now: now).mapValues { .int(Int64($0)) }),
             ])
         }
+    }
+}
+
+extension DaemonStatistics {
+    /// The counters of the `stats` reply's `limits` object.
+    public enum LimitCounter: String, CaseIterable, Sendable {
+        /// Connections refused because `maxConnections` were open.
+        case connectionsRefused
+        /// Connections closed because their queued output passed `maxQueuedOutputBytes`.
+        case slowReadersDisconnected
+        /// Subscriptions cancelled for using more than `subscriptionBudgetMillis` on one commit.
+        case subscriptionsCancelled
+        /// TCP clients closed for a missing or wrong `{"auth":…}` first line.
+        case authFailures
     }
 }

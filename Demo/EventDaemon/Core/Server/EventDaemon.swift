@@ -14,6 +14,11 @@ public struct DaemonOptions: Sendable {
     public var dataPath = "eventd.strata"
     /// Rules and limits.
     public var config = DaemonConfig()
+    /// The shared token TCP clients must send first (`{"auth":"…"}`); required when ``host``
+    /// is not a loopback address.
+    public var authToken: String?
+    /// The group of the Unix socket (mode 0660); nil: owner only (0600).
+    public var socketGroup: String?
 
     public init() {}
 }
@@ -70,6 +75,10 @@ public final class EventDaemon: @unchecked Sendable {
     /// - Throws: the store's error, a rule's RQL error (naming the rule), or the listener's
     ///   error (a port in use, a bad socket path).
     public func start() throws {
+        if options.authToken == nil, !AccessControl.isLoopback(options.host) {
+            throw DaemonError("--host \(options.host) is not a loopback address: refusing to listen without "
+                              + "--auth-token-file")
+        }
         // Open the store here first, so that a store that cannot open is one error, before the
         // writer thread starts.
         let realm = try Realm(configuration: configuration)
@@ -105,20 +114,23 @@ public final class EventDaemon: @unchecked Sendable {
         let parser = RequestParser(maxDepth: options.config.maxDepth, knownTypes: options.config.types.map(Set.init))
         let context = DaemonContext(loop: loop, realm: realm, writer: writer, parser: parser, statistics: statistics,
                                     logger: logger)
+        context.limits = options.config.limits
         let state = LoopState(context: context)
         self.state = state
+        let group = try options.socketGroup.map(AccessControl.groupID(named:))
         let tcp: LineServer
         do {
             tcp = try LineServer.listen(tcpHost: options.host, port: options.port, on: loop,
-                                        maxLineBytes: options.config.maxLineBytes, context: context)
+                                        maxLineBytes: options.config.maxLineBytes, authToken: options.authToken,
+                                        context: context)
         } catch {
             throw DaemonError("cannot listen on \(options.host):\(options.port): \(error)")
         }
         state.servers.append(tcp)
         if let path = options.socketPath {
             do {
-                state.servers.append(try LineServer.listen(unixPath: path, on: loop, maxLineBytes: options.config.maxLineBytes,
-                                                           context: context))
+                state.servers.append(try LineServer.listen(unixPath: path, group: group, on: loop,
+                                                           maxLineBytes: options.config.maxLineBytes, context: context))
             } catch {
                 throw DaemonError("cannot listen on \(path): \(error)")
             }

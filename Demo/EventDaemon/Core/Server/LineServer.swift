@@ -14,36 +14,69 @@ final class LineServer {
     /// The TCP port (0 for a Unix socket).
     var boundPort: Int { listener.port }
 
-    static func listen(tcpHost host: String, port: Int, on loop: EventLoop, maxLineBytes: Int,
+    /// Listens on TCP; with `authToken`, each client's first line must be `{"auth":"<token>"}`.
+    static func listen(tcpHost host: String, port: Int, on loop: EventLoop, maxLineBytes: Int, authToken: String?,
                        context: DaemonContext) throws -> LineServer {
         let box = ServerBox()
-        let listener = try StreamListener.tcp(host: host, port: port, on: loop) { box.server?.accept($0, maxLineBytes, context) }
+        let token = authToken.map { Array($0.utf8) }
+        let listener = try StreamListener.tcp(host: host, port: port, on: loop) {
+            box.server?.accept($0, maxLineBytes, token, context)
+        }
         let server = LineServer(listener: listener)
         box.server = server
         return server
     }
 
-    static func listen(unixPath path: String, on loop: EventLoop, maxLineBytes: Int,
+    /// Listens on a Unix socket created with mode 0600, or 0660 owned by group `group`.
+    static func listen(unixPath path: String, group: UInt32?, on loop: EventLoop, maxLineBytes: Int,
                        context: DaemonContext) throws -> LineServer {
         let box = ServerBox()
-        let listener = try StreamListener.unix(path: path, on: loop) { box.server?.accept($0, maxLineBytes, context) }
+        let listener = try StreamListener.unix(path: path, permissions: group == nil ? 0o600 : 0o660, group: group,
+                                               on: loop) { box.server?.accept($0, maxLineBytes, nil, context) }
         let server = LineServer(listener: listener)
         box.server = server
         return server
     }
 
-    private func accept(_ connection: StreamConnection, _ maxLineBytes: Int, _ context: DaemonContext) {
+    private func accept(_ connection: StreamConnection, _ maxLineBytes: Int, _ authToken: [UInt8]?,
+                        _ context: DaemonContext) {
         guard accepting else {
             connection.abort()
             return
         }
+        guard context.openConnections < context.limits.maxConnections else {
+            // One line, then the close (after it was written).
+            context.statistics.noteLimit(.connectionsRefused)
+            context.logger.warning("refused a connection: \(context.limits.maxConnections) connections are open")
+            let refusal = #"{"error":"too many connections (limit \#(context.limits.maxConnections))"}"#
+            connection.write(Array(refusal.utf8) + [UInt8(ascii: "\n")])
+            connection.close()
+            return
+        }
+        context.openConnections += 1
         let id = ObjectIdentifier(connection)
         connections[id] = connection
         context.statistics.noteConnections(1)
-        let session = ClientSession(connection: LineWriter(connection), context: context)
+        let writer = LineWriter(connection, context: context)
+        let session = ClientSession(connection: writer, context: context)
         var framer = LineFramer(maxLineBytes: maxLineBytes)
+        var awaitingAuth = authToken != nil
         connection.onRead = { bytes in
             for event in framer.feed(bytes) {
+                if awaitingAuth {
+                    // The first line must authenticate; anything else ends the connection.
+                    guard case .line(let line) = event, let authToken,
+                          AccessControl.admits(line, token: authToken) else {
+                        context.statistics.noteLimit(.authFailures)
+                        context.logger.warning("refused a TCP client: missing or wrong auth token")
+                        writer.send(AccessControl.refusedLine)
+                        writer.close()
+                        return
+                    }
+                    awaitingAuth = false
+                    writer.send(AccessControl.acceptedLine)
+                    continue
+                }
                 switch event {
                 case .line(let line): session.receive(line: line)
                 case .oversize: session.refuse(.tooLarge(maxLineBytes))
@@ -63,6 +96,7 @@ final class LineServer {
         }
         connection.onClose = { [weak self] in
             session.closed()
+            context.openConnections -= 1
             context.statistics.noteConnections(-1)
             self?.connections[id] = nil
         }
@@ -88,19 +122,40 @@ private final class ServerBox {
     weak var server: LineServer?
 }
 
-/// A session's view of its connection: whole lines out.
+/// A session's view of its connection: whole lines out, with a bound on what may wait to be
+/// written (a client that reads slower than its replies are produced is disconnected).
 private final class LineWriter: ClientConnection {
     private weak var connection: StreamConnection?
+    private let context: DaemonContext
+    private var dropped = false
 
-    init(_ connection: StreamConnection) {
+    init(_ connection: StreamConnection, context: DaemonContext) {
         self.connection = connection
+        self.context = context
     }
 
     func send(_ line: String) {
+        send(line, whenWritten: nil)
+    }
+
+    func send(_ line: String, whenWritten: (() -> Void)?) {
+        guard let connection else { return }
         // A client that went away: close, which ends its subscription.
-        connection?.write(Array(line.utf8) + [UInt8(ascii: "\n")]) { [weak connection] error in
-            if error != nil { connection?.abort() }
+        connection.write(Array(line.utf8) + [UInt8(ascii: "\n")]) { [weak connection] error in
+            if error != nil { connection?.abort() } else { whenWritten?() }
         }
+        if connection.queuedWriteBytes > context.limits.maxQueuedOutputBytes { dropSlowReader() }
+    }
+
+    var queuedBytes: Int { connection?.queuedWriteBytes ?? 0 }
+
+    func dropSlowReader() {
+        guard !dropped, let connection else { return }
+        dropped = true
+        context.statistics.noteLimit(.slowReadersDisconnected)
+        let limit = context.limits.maxQueuedOutputBytes
+        context.logger.warning("disconnected a client that does not read its replies (over \(limit) bytes queued)")
+        connection.abort()
     }
 
     func close() {
