@@ -53,6 +53,8 @@ public final class Store: @unchecked Sendable {
         /// Changesets newer than the oldest pinned version, oldest first.
         var history: [Changeset] = []
         var poison: StrataError?
+        /// The newest version whose record is in the commit log, durable or not.
+        var loggedVersion: UInt64
         var commits: UInt64 = 0
         var checkpoints: UInt64 = 0
         var checkpointRunning = false
@@ -86,7 +88,7 @@ public final class Store: @unchecked Sendable {
             groupCommit = configuration.durability == .full ? GroupCommit(durableVersion: snapshot.version) : nil
         }
         writerHead = snapshot
-        state = LockedValueBox(PublishedState(published: snapshot))
+        state = LockedValueBox(PublishedState(published: snapshot, loggedVersion: snapshot.version))
     }
 
     // MARK: - Reading
@@ -197,9 +199,14 @@ public final class Store: @unchecked Sendable {
         }
     }
 
+    /// Why the store refuses writes: a failed append, or a failed sync of the log from any path
+    /// (group commit, checkpoint, rotation), which poisons the log itself.
     var poisonError: StrataError? {
-        state.withLockedValue { $0.poison } ?? groupCommit?.failure
+        state.withLockedValue { $0.poison } ?? files?.log.failure ?? groupCommit?.failure
     }
+
+    /// The newest version whose record is in the commit log (durable or not).
+    var loggedVersion: UInt64 { state.withLockedValue { $0.loggedVersion } }
 
     func acquireWriteGate() {
         let ticket = writeGate.withLockedValue { gate -> UInt64 in

@@ -5,10 +5,15 @@ import StrataSupport
 /// Appends are serialized by the caller (the engine's write lock). ``sync()`` may run on another
 /// thread concurrently with appends: it syncs whatever the kernel has of the current segment,
 /// which includes every append that returned before the call.
+///
+/// The first failed sync (from any caller) poisons the log: every later ``sync()``,
+/// ``append(_:)`` and ``rotate()`` throws ``StrataError/Code/poisoned`` (see ``failure``), so no
+/// path can sync past a lost write-back error and acknowledge data that is gone.
 public final class CommitLog: Sendable {
     /// The store path the segments are named after.
     public let storePath: String
     private let current: LockedValueBox<Current>
+    private let poison = SyncPoison()
 
     private struct Current {
         var file: POSIXFile
@@ -31,21 +36,38 @@ public final class CommitLog: Sendable {
     /// returns; they are durable only after ``sync()``. Appends must not run concurrently with
     /// each other or with ``rotate()`` (the engine's write lock orders them).
     public func append(_ record: [UInt8]) throws {
+        try poison.check()
         let (file, offset) = current.withLockedValue { ($0.file, $0.appendOffset) }
         try file.write(record, at: offset)
         current.withLockedValue { $0.appendOffset = offset + UInt64(record.count) }
     }
 
+    /// The ``StrataError/Code/poisoned`` error every later sync and append throws, once a sync
+    /// (or a rotation) has failed.
+    public var failure: StrataError? { poison.error }
+
     /// Makes every record appended so far durable (`fdatasync` of the current segment). May run
-    /// concurrently with appends.
+    /// concurrently with appends; syncs run one at a time.
+    ///
+    /// - Throws: ``StrataError/Code/fileAccess`` when the sync fails (the log is poisoned from
+    ///   then on), ``StrataError/Code/poisoned`` after an earlier failure.
     public func sync() throws {
-        try current.withLockedValue { $0.file }.sync()
+        try poison.sync { try current.withLockedValue { $0.file }.sync() }
     }
 
     /// Starts a new segment; later appends go there. Call after ``sync()``, with appends paused.
+    ///
+    /// A failure poisons the log: a segment file may exist that later appends would not reach.
     public func rotate() throws {
+        try poison.check()
         let sequence = (current.withLockedValue { $0.segments.last?.sequence } ?? 0) + 1
-        let (segment, file) = try LogSegment.create(storePath: storePath, sequence: sequence)
+        let segment: LogSegment
+        let file: POSIXFile
+        do {
+            (segment, file) = try LogSegment.create(storePath: storePath, sequence: sequence)
+        } catch {
+            throw poison.record(error)
+        }
         current.withLockedValue {
             $0.file = file
             $0.segments.append(segment)
