@@ -31,6 +31,11 @@ extension Store {
         if let files {
             var record = LogRecord.makeWriter(capacity: instructions.count * 32)
             record.write(instructions)
+            guard record.count - LogRecord.headerSize <= maximumCommitPayload else {
+                endWrite()
+                throw StrataError(.invalidInput, "the transaction encodes to \(record.count) bytes; one commit "
+                                  + "holds at most \(maximumCommitPayload) bytes")
+            }
             LogRecord.seal(&record, version: version)
             do {
                 try files.log.append(record.bytes)
