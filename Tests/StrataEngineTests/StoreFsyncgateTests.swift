@@ -83,10 +83,11 @@ struct StoreFsyncgateTests {
     /// acknowledged version must be covered by a sync that succeeded before the failure, and
     /// reopening finds every acknowledged commit.
     ///
-    /// `STRATA_FSYNC_SEEDS` sets the number of rounds (default 40), `STRATA_SEED` the first seed.
+    /// `STRATA_FSYNC_SEEDS` sets the number of rounds (default 150, about 5 s; 1,000 take about
+    /// 37 s), `STRATA_SEED` the first seed.
     @Test("over many seeds, no commit above the last successful log sync is acknowledged after a failed sync")
     func noAcknowledgementPastFailedSync() throws {
-        let rounds = ProcessInfo.processInfo.environment["STRATA_FSYNC_SEEDS"].flatMap(Int.init) ?? 40
+        let rounds = ProcessInfo.processInfo.environment["STRATA_FSYNC_SEEDS"].flatMap(Int.init) ?? 150
         let firstSeed = SeededRandom.seedFromEnvironment()
         print("fsyncgate: \(rounds) rounds from seed \(firstSeed) (replay with STRATA_SEED=\(firstSeed))")
         let start = monotonicSeconds()
