@@ -47,16 +47,21 @@ struct RandomValues {
     ]
 
     mutating func string() -> String {
-        if chance(3) { return String(repeating: pick(Self.oddPieces) + "x", count: Int.random(in: 1_000...5_000, using: &random)) }
+        if chance(3) {
+            let count = Int.random(in: 1_000...5_000, using: &random)
+            return String(repeating: pick(Self.oddPieces) + "x", count: count)
+        }
         var text = ""
         for _ in 0..<Int.random(in: 0...6, using: &random) {
-            text += chance(60) ? pick(Self.oddPieces) : String(UnicodeScalar(UInt8.random(in: 32...126, using: &random)))
+            let ascii = UInt8.random(in: 32...126, using: &random)
+            text += chance(60) ? pick(Self.oddPieces) : String(UnicodeScalar(ascii))
         }
         return text
     }
 
     mutating func binary() -> [UInt8] {
-        (0..<(chance(20) ? 0 : Int.random(in: 1...64, using: &random))).map { _ in UInt8.random(in: 0...255, using: &random) }
+        let count = chance(20) ? 0 : Int.random(in: 1...64, using: &random)
+        return (0..<count).map { _ in UInt8.random(in: 0...255, using: &random) }
     }
 
     mutating func timestamp() -> Timestamp {
@@ -79,7 +84,8 @@ struct RandomValues {
         case .binary: return .binary(binary())
         case .timestamp: return .timestamp(timestamp())
         case .decimal128: return .decimal128(Decimal128Bits(low: random.next(), high: random.next()))
-        case .objectId: return .objectId(ObjectIdBits(head: random.next(), tail: UInt32(truncatingIfNeeded: random.next())))
+        case .objectId:
+            return .objectId(ObjectIdBits(head: random.next(), tail: UInt32(truncatingIfNeeded: random.next())))
         case .uuid: return .uuid(UUIDBits(high: random.next(), low: random.next()))
         case .mixed: return mixed(depth: 0)
         case .link: return .null

@@ -77,8 +77,12 @@ struct ReopenPropertyTests {
                 // column sits one level lower, so `deepest` itself is too deep there.
                 expectStrataError(.invalidInput, "setValue") { try transaction.setValue(tooDeep, at: target) }
                 expectStrataError(.invalidInput, "listAppend") { try transaction.listAppend(deepest, in: list) }
-                expectStrataError(.invalidInput, "dictionarySet") { try transaction.dictionarySet(deepest, forKey: "k", in: map) }
-                expectStrataError(.invalidInput, "setValue of a list") { try transaction.setValue(.list([deepest]), at: list) }
+                expectStrataError(.invalidInput, "dictionarySet") {
+                    try transaction.dictionarySet(deepest, forKey: "k", in: map)
+                }
+                expectStrataError(.invalidInput, "setValue of a list") {
+                    try transaction.setValue(.list([deepest]), at: list)
+                }
                 expectStrataError(.invalidInput, "insertObject") {
                     var fields = newThing(2, &values)
                     fields[Column.any] = tooDeep
@@ -93,7 +97,8 @@ struct ReopenPropertyTests {
             }
             let expected = try withStore(configuration) { store in
                 let table = try #require(store.currentSnapshot.table(named: "Thing"))
-                #expect(table.value(of: table.object(at: 0), column: Column.any).map(encodedBytes) == encodedBytes(deepest))
+                let stored = table.value(of: table.object(at: 0), column: Column.any)
+                #expect(stored.map(encodedBytes) == encodedBytes(deepest))
                 try store.checkpoint()
                 return store.currentSnapshot.encoded()
             }
@@ -190,7 +195,9 @@ struct ReopenPropertyTests {
             guard count > 0 else { return try tx.listAppend(.string(values.string()), in: at(Column.strings)) }
             switch Int.random(in: 0..<4, using: &values.random) {
             case 0: try tx.listErase(at: Int.random(in: 0..<count, using: &values.random), in: list)
-            case 1: try tx.listSet(.string(values.string()), at: Int.random(in: 0..<count, using: &values.random), in: list)
+            case 1:
+                let index = Int.random(in: 0..<count, using: &values.random)
+                try tx.listSet(.string(values.string()), at: index, in: list)
             case 2: try tx.listMove(from: Int.random(in: 0..<count, using: &values.random),
                                     to: Int.random(in: 0..<count, using: &values.random), in: list)
             default: try tx.listClear(in: list)
@@ -244,7 +251,9 @@ private func newThing(_ id: Int64, _ values: inout RandomValues) -> [Value] {
             return values.scalar(column.type)
         case .list, .set:
             let count = values.chance(30) ? 0 : Int.random(in: 1...5, using: &values.random)
-            let elements = (0..<count).map { _ in column.type == .mixed ? values.mixed(depth: 1) : values.scalar(column.type) }
+            let elements = (0..<count).map { _ in
+                column.type == .mixed ? values.mixed(depth: 1) : values.scalar(column.type)
+            }
             return column.collection == .list ? .list(elements) : .set(elements)
         case .dictionary:
             var map = ValueMap()

@@ -97,7 +97,8 @@ struct StoreFsyncgateTests {
             if try runRound(seed: seed) { failedRounds += 1 }
         }
         let elapsed = monotonicSeconds() - start
-        print("fsyncgate: \(rounds) rounds, \(failedRounds) with the failure injected, \(String(format: "%.1f", elapsed)) s")
+        let seconds = String(format: "%.1f", elapsed)
+        print("fsyncgate: \(rounds) rounds, \(failedRounds) with the failure injected, \(seconds) s")
         #expect(failedRounds > 0)
     }
 

@@ -11,7 +11,7 @@ import StrataSupport
 /// appends or rotates again. Each test arms faults only for its own temporary directory.
 @Suite("CommitLog poison")
 struct CommitLogPoisonTests {
-    @Test("A waiter whose record a failed sync (a checkpoint's) covered throws poisoned, though fdatasync would now succeed")
+    @Test("A waiter whose record a failed checkpoint sync covered throws poisoned, though fdatasync would now succeed")
     func failedSyncFromAnotherPathPoisonsWaiter() throws {
         try withTemporaryDirectory { directory in
             let store = storePath(in: directory)
@@ -54,8 +54,11 @@ struct CommitLogPoisonTests {
             #expect(throws: StrataError.self) { try log.sync() }
             let size = log.currentSegmentSize
 
-            for (name, operation) in [("sync", { try log.sync() }), ("append", { try appendRecords(log, versions: 4...4) }),
-                                      ("rotate", { try log.rotate() })] as [(String, () throws -> Void)] {
+            let operations: [(String, () throws -> Void)] = [
+                ("sync", { try log.sync() }), ("append", { try appendRecords(log, versions: 4...4) }),
+                ("rotate", { try log.rotate() }),
+            ]
+            for (name, operation) in operations {
                 let error = #expect(throws: StrataError.self, "\(name)") { try operation() }
                 #expect(error?.code == .poisoned, "\(name)")
             }

@@ -63,7 +63,8 @@ struct InputConversionTests {
                 added.dates.append(date)
                 added.any = .date(date)
                 realm.add(added)
-                let created = realm.create(ClampedDates.self, value: ["id": index * 10 + 1, "date": date, "optionalDate": date])
+                let created = realm.create(ClampedDates.self,
+                                           value: ["id": index * 10 + 1, "date": date, "optionalDate": date])
                 created.date = date
                 created.dates.append(date)
                 created.any = .date(date)
@@ -83,7 +84,7 @@ struct InputConversionTests {
         #expect(all.count == 2 * outOfRange.count)
     }
 
-    @Test("an ObjectId made from a date far outside the range does not trap: its seconds are clamped, then truncated to 32 bits")
+    @Test("an ObjectId from a date far outside the range does not trap: seconds clamped, then cut to 32 bits")
     func objectIdFromOutOfRangeDate() {
         let id = ObjectId(timestamp: Date(timeIntervalSince1970: 1e300), machineId: 1, processId: 1)
         #expect(id.timestamp == Date(timeIntervalSince1970: Double(UInt32.max)))
@@ -93,15 +94,19 @@ struct InputConversionTests {
 
     @Test("hostile Decimal128 and ObjectId strings are answered with an error or a value, never a trap")
     func hostileParsing() {
-        let decimals = ["1e99999999999999999999999999", "-1E-99999999999999999999999999", String(repeating: "9", count: 100_000),
-                        "0." + String(repeating: "0", count: 100_000) + "1", "1e-9223372036854775808", "1e9223372036854775807",
-                        "NaN", "-Infinity", "", "-", "e5", "1e", "１２３", "1.2.3", "\u{0}1"]
+        let decimals = [
+            "1e99999999999999999999999999", "-1E-99999999999999999999999999", String(repeating: "9", count: 100_000),
+            "0." + String(repeating: "0", count: 100_000) + "1", "1e-9223372036854775808", "1e9223372036854775807",
+            "NaN", "-Infinity", "", "-", "e5", "1e", "１２３", "1.2.3", "\u{0}1",
+        ]
         for text in decimals {
             _ = try? Decimal128(string: text)
             _ = Decimal128(text)
         }
         #expect(throws: (any Error).self) { try Decimal128(string: "1.2.3") }
-        for text in ["", "zz" + String(repeating: "0", count: 22), String(repeating: "f", count: 25), "é" + String(repeating: "0", count: 23)] {
+        let objectIds = ["", "zz" + String(repeating: "0", count: 22), String(repeating: "f", count: 25),
+                         "é" + String(repeating: "0", count: 23)]
+        for text in objectIds {
             #expect(throws: (any Error).self, "\(text)") { try ObjectId(string: text) }
         }
     }

@@ -3,11 +3,12 @@ import StrataSupport
 /// The write-time twins of the decoder's limits: what a transaction accepts, the log and the
 /// checkpoint can read back.
 ///
-/// | decoder limit | where it is read | checked at write time by |
-/// |---|---|---|
-/// | values nest fewer than ``maximumValueNesting`` levels | `ByteReader.readValue(depth:)` | ``Value/requireEncodable(atDepth:)`` from every validation of an incoming value |
-/// | list and column indexes fit `Int32` | `ByteReader.readIndex()` | ``maximumCollectionIndex`` in `listInsert` and the schema operations |
-/// | a commit's payload length fits the record header's `u32` | `LogRecord.header(in:at:)` | ``maximumCommitPayload`` in `Store.log(snapshot:instructions:)` |
+/// - Values nest fewer than ``maximumValueNesting`` levels (`ByteReader.readValue(depth:)`):
+///   ``Value/requireEncodable(atDepth:)``, from every validation of an incoming value.
+/// - List and column indexes fit `Int32` (`ByteReader.readIndex()`): ``maximumCollectionIndex``,
+///   in `listInsert`, `createTable` and `addColumn`.
+/// - A commit's payload length fits the record header's `u32` (`LogRecord.header(in:at:)`):
+///   ``maximumCommitPayload``, in `Store.log(snapshot:instructions:)`.
 ///
 /// Counts (`readCount`) are checked against the bytes left, which a writer always satisfies;
 /// strings are valid UTF-8 by construction; table keys and nanoseconds have their decoded
