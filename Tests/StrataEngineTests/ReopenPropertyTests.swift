@@ -33,10 +33,10 @@ private enum Column {
     static let any = 1, other = 12, anyList = 13, strings = 14, doubles = 15, names = 16, anyMap = 17
 }
 
-/// What the engine accepts, it can reopen: random values and random instruction sequences are
-/// committed to a file store, which is reopened from its log and from a checkpoint; both must
-/// hold exactly what the store held in memory (compared as the checkpoint encoding, so NaN
-/// payloads and -0.0 count).
+/// What the engine accepts, it can reopen: random values and random instruction sequences
+/// (object, collection and schema changes) are committed to a file store, which is reopened from
+/// its log and from a checkpoint; both must hold exactly what the store held in memory (compared
+/// as the checkpoint encoding, so NaN payloads and -0.0 count).
 ///
 /// `STRATA_REOPEN_CASES` sets the number of cases (default 20), `STRATA_SEED` the first seed.
 @Suite("Reopen property")
@@ -163,13 +163,17 @@ struct ReopenPropertyTests {
     private func randomOperation(
         _ tx: WriteTransaction, things: TableKey, tags: TableKey, nextID: inout Int64, _ values: inout RandomValues
     ) throws {
+        if values.chance(4) { return try randomSchemaChange(tx, things: things, &values) }
         let objects = tx.snapshot.table(things)!.objectKeys
         guard let object = objects.isEmpty ? nil : values.pick(objects), values.chance(85) else {
             if values.chance(30) {
                 _ = try tx.insertObject(into: tags, values: [.string(values.string())])
             } else {
                 nextID += 1
-                _ = try tx.insertObject(into: things, values: newThing(nextID, &values))
+                // Columns added by schema changes are mixed: give them values too.
+                let extras = tx.snapshot.table(things)!.schema.columns.count - thingSchema.columns.count
+                let fields = newThing(nextID, &values) + (0..<extras).map { _ in values.mixed(depth: 0) }
+                _ = try tx.insertObject(into: things, values: fields)
             }
             return
         }
@@ -225,6 +229,29 @@ struct ReopenPropertyTests {
             let column = values.pick([Column.anyList, Column.strings, Column.doubles, Column.names, Column.anyMap])
             try tx.setValue(newThing(0, &values)[column], at: at(column))
         }
+    }
+}
+
+/// A schema change on Thing: add a mixed column (its fill possibly too deep), remove or rename
+/// an added one, or toggle an index. The original columns keep their positions.
+private func randomSchemaChange(_ tx: WriteTransaction, things: TableKey, _ values: inout RandomValues) throws {
+    let columns = tx.snapshot.table(things)!.schema.columns
+    let added = Array(thingSchema.columns.count..<columns.count)
+    let name = "extra\(values.random.next() % 1_000_000)\(values.pick(["", "é", "e\u{301}", "👩‍👩‍👧", "\u{0}"]))"
+    guard !columns.contains(where: { $0.name == name }) else { return }
+    switch Int.random(in: 0..<4, using: &values.random) {
+    case 0:
+        let fill = values.chance(15) ? values.chain(levels: maximumValueNesting + 1) : values.mixed(depth: 0)
+        try tx.addColumn(ColumnSchema(name, .mixed), to: things, fill: fill)
+    case 1:
+        guard let column = added.randomElement(using: &values.random) else { return }
+        try tx.removeColumn(column, from: things)
+    case 2:
+        guard let column = added.randomElement(using: &values.random) else { return }
+        try tx.renameColumn(column, of: things, to: name)
+    default:
+        let column = values.pick([2, 5])
+        try tx.setIndexed(!columns[column].isIndexed, column: column, of: things)
     }
 }
 
