@@ -179,18 +179,23 @@ struct LogContinuityTests {
         }
     }
 
-    @Test("A rotation whose new segment cannot be synced removes it; appends go on in the old segment and reopen")
+    @Test("A rotation whose new segment cannot be synced removes it and poisons the log; reopening recovers every record")
     func failedRotation() throws {
         try withTemporaryDirectory { directory in
             let log = try ThreeSegmentLog(directory: directory)
-            let (reopened, _) = try CommitLog.open(storePath: log.store)
-            StorageFaults.shared.failNextSyncs(matching: log.segment(4))
-            #expect(throws: StrataError.self) { try reopened.rotate() }
-            #expect(!FileSystem.exists(log.segment(4)))
-            try appendRecords(reopened, versions: 9...10)
-            try reopened.sync()
-            let (_, recovery) = try CommitLog.open(storePath: log.store)
-            #expect(recovery.records.map(\.version) == Array(1...10))
+            do {
+                let (reopened, _) = try CommitLog.open(storePath: log.store)
+                StorageFaults.shared.failNextSyncs(matching: log.segment(4))
+                #expect(throws: StrataError.self) { try reopened.rotate() }
+                #expect(!FileSystem.exists(log.segment(4)))
+                #expect(reopened.failure?.code == .poisoned)
+                #expect(throws: StrataError.self) { try appendRecords(reopened, versions: 9...9) }
+            }
+            let (again, recovery) = try CommitLog.open(storePath: log.store)
+            #expect(recovery.records.map(\.version) == Array(1...8))
+            try appendRecords(again, versions: 9...10)
+            try again.sync()
+            #expect(try CommitLog.open(storePath: log.store).1.records.map(\.version) == Array(1...10))
         }
     }
 

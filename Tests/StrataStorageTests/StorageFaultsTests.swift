@@ -66,8 +66,9 @@ struct StorageFaultsTests {
             #expect(error?.path == segment)
             #expect(error?.errno == EIO)
 
-            // The fault is used up, yet the group stays poisoned.
-            try log.append(sealedRecord(version: 3, payload: [3]))
+            // The fault is used up, yet the log and the group stay poisoned.
+            let append = #expect(throws: StrataError.self) { try log.append(sealedRecord(version: 3, payload: [3])) }
+            #expect(append?.code == .poisoned)
             group.noteWritten(3)
             let later = #expect(throws: StrataError.self) {
                 try group.waitUntilDurable(3, sync: log.sync, publish: publish)

@@ -108,7 +108,15 @@ struct DynamicValueConverter {
         case (_, is NSNull): return .null
         case (.link, let object as DynamicObject): return .link(ObjectLink(table: object.table, key: object.key))
         case (.bool, let flag as Bool): return .bool(flag)
-        case (.int, let number as any BinaryInteger): return .int(Int64(number))
+        case (.int, let number as any BinaryInteger):
+            // `UInt64.max` does not fit: the migration fails with a typed error, no trap.
+            guard let exact = Int64(exactly: number) else {
+                migration.record(Realm.Error(Realm.Error.invalidInput,
+                                             "Invalid value '\(number)' for property '\(column.name)': it does not fit "
+                                                 + "in a 64-bit integer"))
+                return .null
+            }
+            return .int(exact)
         case (.float, let number as Float): return .float(number)
         case (.float, let number as Double): return .float(Float(number))
         case (.double, let number as Double): return .double(number)

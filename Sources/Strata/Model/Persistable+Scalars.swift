@@ -136,20 +136,6 @@ extension Date {
     }
 }
 
-extension Timestamp {
-    /// The timestamp of `date`, to the nanosecond.
-    init(_ date: Date) {
-        let interval = date.timeIntervalSince1970
-        var seconds = interval.rounded(.down)
-        var nanoseconds = ((interval - seconds) * 1e9).rounded()
-        if nanoseconds >= 1e9 {
-            seconds += 1
-            nanoseconds -= 1e9
-        }
-        self.init(seconds: Int64(seconds), nanoseconds: Int32(nanoseconds))
-    }
-}
-
 extension UUID: _Persistable, _PersistableInsideOptional, _PrimaryKey, _Indexable {
     public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.uuid) }
     public static func _rlmDefaultValue() -> UUID { UUID() }

@@ -48,6 +48,15 @@ enum QueryArguments {
         }
     }
 
+    /// `double` rounded toward zero and clamped to the `Int64` range (NaN is 0): the average of
+    /// `Int.max` and `Int.max` is exactly 2^63 as a `Double`, which `Int64(_:)` traps on.
+    static func saturatingInt64(_ double: Double) -> Int64 {
+        if double.isNaN { return 0 }
+        if double >= 9_223_372_036_854_775_808.0 { return .max }
+        if double <= -9_223_372_036_854_775_808.0 { return .min }
+        return Int64(double.rounded(.towardZero))
+    }
+
     /// `a AND b`, dropping `TRUEPREDICATE`s.
     static func conjoin(_ a: QueryPredicate, _ b: QueryPredicate) -> QueryPredicate {
         switch (a, b) {
@@ -64,7 +73,7 @@ enum QueryArguments {
     static func convert<T: _Persistable>(_ value: StrataEngine.Value, to type: T.Type) -> StrataEngine.Value {
         let number = ValueNumber.double(value)
         switch T._rlmColumn.type {
-        case .int: return number.map { .int(Int64($0.rounded(.towardZero))) } ?? value
+        case .int: return number.map { .int(Self.saturatingInt64($0)) } ?? value
         case .double: return number.map { .double($0) } ?? value
         case .float: return number.map { .float(Float($0)) } ?? value
         default: return value

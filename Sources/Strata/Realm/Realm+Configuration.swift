@@ -38,6 +38,15 @@ extension Realm {
         /// The model classes in the Realm; nil means every class this process has used.
         public var objectTypes: [ObjectBase.Type]?
         /// The most versions that may be pinned at once (nil or 0: unlimited).
+        ///
+        /// Every pinned version counts: live Realms, frozen Realms, objects and collections,
+        /// thread-safe references and notifiers. As in Realm, the check is made when a write
+        /// begins: while more versions are active than the limit, the write fails with
+        /// ``Realm/Error/tooManyActiveVersions`` ("Number of active versions (N) in the Realm
+        /// exceeded the limit of M", thrown by `write` or `commitWrite`), so no new version is
+        /// made. `freeze()` never fails (it cannot throw in Realm Swift either). Opening a Realm
+        /// or refreshing to a version no one pins yet also fails (opening throws; `refresh()`
+        /// stays on its version) when the limit is reached.
         public var maximumNumberOfActiveVersions: UInt?
         /// When a commit counts as done (Strata's own setting; Realm always syncs): `.full`
         /// (the default) syncs before returning, `.normal` survives process crashes but may

@@ -8,7 +8,8 @@ extension Realm {
     ///
     /// The frozen Realm pins its version: it counts against
     /// ``Configuration/maximumNumberOfActiveVersions`` until the last frozen Realm, object or
-    /// collection of that version is gone.
+    /// collection of that version is gone. Freezing never fails (as in Realm Swift, where
+    /// `freeze()` cannot throw); past the limit, the next write fails instead.
     public func freeze() -> Realm {
         if isFrozen { return self }
         verifyThread()

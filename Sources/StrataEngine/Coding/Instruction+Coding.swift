@@ -130,7 +130,7 @@ extension ByteReader {
 
     private mutating func readIndex() throws -> Int {
         let raw = try readVarint()
-        guard raw <= UInt64(Int32.max) else { throw corrupt("index \(raw) out of range") }
+        guard raw <= UInt64(maximumCollectionIndex) else { throw corrupt("index \(raw) out of range") }
         return Int(raw)
     }
 

@@ -8,7 +8,7 @@ private enum ValueTag: UInt8 {
 }
 
 /// Nested collections deeper than this are refused when decoding, so damaged data cannot
-/// overflow the stack.
+/// overflow the stack; writes are held to the same limit (``Value/requireEncodable(atDepth:)``).
 let maximumValueNesting = 256
 
 extension ByteWriter {

@@ -28,12 +28,8 @@ extension Store {
         do {
             defer { endWrite() }
             if let poison = poisonError { throw poison }
-            do {
-                try files.log.sync()
-            } catch {
-                poison(with: error)
-                throw error
-            }
+            // A failure poisons the log itself, so a group-commit waiter cannot sync past it.
+            try files.log.sync()
             publishPending(upTo: writerHead.version)
             snapshot = writerHead
             try files.log.rotate()

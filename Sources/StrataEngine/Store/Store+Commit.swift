@@ -2,17 +2,26 @@ import StrataStorage
 import StrataSupport
 
 extension Store {
-    /// Commits a transaction's result. Called by ``WriteTransaction/commit()`` with the write
-    /// gate held; releases it.
+    /// A commit whose record is in the log (and, unless it must wait for a sync, published).
     ///
-    /// The record is appended under the gate (so log order is commit order). With `.normal`
-    /// durability, or in memory, the new version is published before the gate is released.
-    /// With `.full`, the gate is released first and the commit waits in group commit, whose
-    /// leader syncs once for every record written so far and publishes them in order.
-    func commit(snapshot: Snapshot, instructions: [Instruction]) throws -> UInt64 {
+    /// ``WriteTransaction/commit()`` is ``log(snapshot:instructions:)`` then
+    /// ``waitUntilDurable(_:)``. The record is appended under the write gate (so log order is
+    /// commit order). With `.normal` durability, or in memory, the new version is published
+    /// before the gate is released. With `.full`, the gate is released first and the commit
+    /// waits in group commit, whose leader syncs once for every record written so far and
+    /// publishes them in order.
+    struct LoggedCommit {
+        var version: UInt64
+        /// Whether the commit is acknowledged only after a group-commit sync covers it.
+        var needsSync: Bool
+    }
+
+    /// The first half of a commit, called with the write gate held: appends the record and
+    /// releases the gate. The commit is not acknowledged until ``waitUntilDurable(_:)`` returns.
+    func log(snapshot: Snapshot, instructions: [Instruction]) throws -> LoggedCommit {
         guard !instructions.isEmpty else {
             endWrite()
-            return snapshot.version
+            return LoggedCommit(version: snapshot.version, needsSync: false)
         }
         let version = writerHead.version + 1
         var next = snapshot
@@ -22,6 +31,11 @@ extension Store {
         if let files {
             var record = LogRecord.makeWriter(capacity: instructions.count * 32)
             record.write(instructions)
+            guard record.count - LogRecord.headerSize <= maximumCommitPayload else {
+                endWrite()
+                throw StrataError(.invalidInput, "the transaction encodes to \(record.count) bytes; one commit "
+                                  + "holds at most \(maximumCommitPayload) bytes")
+            }
             LogRecord.seal(&record, version: version)
             do {
                 try files.log.append(record.bytes)
@@ -33,18 +47,32 @@ extension Store {
         }
         writerHead = next
 
-        guard let groupCommit, let files else {
+        guard let groupCommit else {
+            state.withLockedValue { $0.loggedVersion = version }
             publish([(next, changeset)])
             endWrite()
             scheduleCheckpointIfNeeded()
-            return version
+            return LoggedCommit(version: version, needsSync: false)
         }
-        state.withLockedValue { $0.pending.append((next, changeset)) }
+        state.withLockedValue {
+            $0.loggedVersion = version
+            $0.pending.append((next, changeset))
+        }
         groupCommit.noteWritten(version)
         endWrite()
-        try groupCommit.waitUntilDurable(version, sync: { try files.log.sync() }, publish: publishPending(upTo:))
+        return LoggedCommit(version: version, needsSync: true)
+    }
+
+    /// The second half of a commit: returns once `logged` is durable
+    /// and published (at once when it needs no sync).
+    ///
+    /// - Throws: ``StrataError/Code/poisoned`` when the sync that would cover it, or any earlier
+    ///   sync of the log (a checkpoint's too), failed.
+    func waitUntilDurable(_ logged: LoggedCommit) throws {
+        guard logged.needsSync, let groupCommit, let files else { return }
+        try groupCommit.waitUntilDurable(logged.version, sync: { try files.log.sync() },
+                                         publish: publishPending(upTo:))
         scheduleCheckpointIfNeeded()
-        return version
     }
 
     /// Publishes every pending commit up to `version`, in order. Idempotent.

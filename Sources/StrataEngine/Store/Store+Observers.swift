@@ -31,7 +31,10 @@ extension Store {
 
     /// Pins the newest visible snapshot without checking
     /// ``StoreConfiguration/maximumNumberOfActiveVersions``: for the store's own machinery
-    /// (notifiers), which must not fail where the user's read would not.
+    /// (notifiers, `freeze()`), which must not fail where the user's read would not.
+    ///
+    /// The pin still counts: while more versions are pinned than the limit, ``beginWrite()``
+    /// throws ``StrataError/Code/tooManyActiveVersions``, so these pins cannot grow without bound.
     public func pinForNotifier() -> PinnedSnapshot {
         let snapshot = state.withLockedValue { state -> Snapshot in
             state.pins[state.published.version, default: 0] += 1
@@ -40,7 +43,8 @@ extension Store {
         return PinnedSnapshot(snapshot: snapshot, store: self)
     }
 
-    /// Another hold on an already pinned version (never counted as a new active version).
+    /// Another hold on an already pinned version (never a new active version; it keeps the
+    /// version active, and so counted by ``beginWrite()``, until released).
     public func pin(again pinned: PinnedSnapshot) -> PinnedSnapshot {
         state.withLockedValue { $0.pins[pinned.version, default: 0] += 1 }
         return PinnedSnapshot(snapshot: pinned.snapshot, store: self)

@@ -53,6 +53,8 @@ public final class Store: @unchecked Sendable {
         /// Changesets newer than the oldest pinned version, oldest first.
         var history: [Changeset] = []
         var poison: StrataError?
+        /// The newest version whose record is in the commit log, durable or not.
+        var loggedVersion: UInt64
         var commits: UInt64 = 0
         var checkpoints: UInt64 = 0
         var checkpointRunning = false
@@ -86,7 +88,7 @@ public final class Store: @unchecked Sendable {
             groupCommit = configuration.durability == .full ? GroupCommit(durableVersion: snapshot.version) : nil
         }
         writerHead = snapshot
-        state = LockedValueBox(PublishedState(published: snapshot))
+        state = LockedValueBox(PublishedState(published: snapshot, loggedVersion: snapshot.version))
     }
 
     // MARK: - Reading
@@ -112,9 +114,7 @@ public final class Store: @unchecked Sendable {
         let snapshot = try state.withLockedValue { state throws -> Snapshot in
             let version = state.published.version
             if state.pins[version] == nil, let limit, limit > 0, state.pins.count >= limit {
-                throw StrataError(.tooManyActiveVersions,
-                                  "Number of active versions (\(state.pins.count + 1)) in the Realm exceeded the "
-                                      + "limit of \(limit)")
+                throw Self.tooManyActiveVersions(state.pins.count + 1, limit: limit)
             }
             state.pins[version, default: 0] += 1
             return state.published
@@ -168,18 +168,39 @@ public final class Store: @unchecked Sendable {
 
     /// Starts the write transaction, waiting while another one is open.
     ///
-    /// - Throws: ``StrataError/Code/readOnly``, or ``StrataError/Code/poisoned`` after a failed
-    ///   log sync.
+    /// Every pin counts as an active version, also those that cannot fail (frozen Realms,
+    /// notifiers, ``pin(again:)``, ``pinForNotifier()``). While more distinct versions are pinned
+    /// than ``StoreConfiguration/maximumNumberOfActiveVersions`` allows, no write may begin, so
+    /// no new version can be made and the number of active versions stays bounded (at most the
+    /// limit plus the newest version, as in Realm, whose check is also at the start of a write).
+    ///
+    /// - Throws: ``StrataError/Code/readOnly``, ``StrataError/Code/poisoned`` after a failed
+    ///   log sync, ``StrataError/Code/tooManyActiveVersions`` ("Number of active versions (N) in
+    ///   the Realm exceeded the limit of M") while too many versions are pinned.
     public func beginWrite() throws -> WriteTransaction {
         guard !configuration.readOnly else {
             throw StrataError(.readOnly, "the store was opened read-only; writes are not allowed")
         }
         acquireWriteGate()
-        if let poison = poisonError {
+        if let refusal = poisonError ?? activeVersionsError {
             endWrite()
-            throw poison
+            throw refusal
         }
         return WriteTransaction(store: self, base: writerHead)
+    }
+
+    /// The ``StrataError/Code/tooManyActiveVersions`` error while more distinct versions are
+    /// pinned than the configuration allows.
+    private var activeVersionsError: StrataError? {
+        guard let limit = configuration.maximumNumberOfActiveVersions, limit > 0 else { return nil }
+        let active = state.withLockedValue { $0.pins.count }
+        guard active > limit else { return nil }
+        return Self.tooManyActiveVersions(active, limit: limit)
+    }
+
+    static func tooManyActiveVersions(_ active: Int, limit: Int) -> StrataError {
+        StrataError(.tooManyActiveVersions,
+                    "Number of active versions (\(active)) in the Realm exceeded the limit of \(limit)")
     }
 
     /// Runs `body` in a write transaction and commits it; cancels it if `body` throws.
@@ -197,9 +218,14 @@ public final class Store: @unchecked Sendable {
         }
     }
 
+    /// Why the store refuses writes: a failed append, or a failed sync of the log from any path
+    /// (group commit, checkpoint, rotation), which poisons the log itself.
     var poisonError: StrataError? {
-        state.withLockedValue { $0.poison } ?? groupCommit?.failure
+        state.withLockedValue { $0.poison } ?? files?.log.failure ?? groupCommit?.failure
     }
+
+    /// The newest version whose record is in the commit log (durable or not).
+    var loggedVersion: UInt64 { state.withLockedValue { $0.loggedVersion } }
 
     func acquireWriteGate() {
         let ticket = writeGate.withLockedValue { gate -> UInt64 in

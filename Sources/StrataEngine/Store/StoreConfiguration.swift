@@ -27,8 +27,10 @@ public struct StoreConfiguration: Sendable, Hashable {
     public var location: Location
     /// When a commit counts as done; see ``Durability``.
     public var durability: Durability
-    /// The most versions that may be pinned at once (nil: unlimited). Pinning a version beyond
-    /// it throws ``StrataError/Code/tooManyActiveVersions``.
+    /// The most versions that may be pinned at once (nil or 0: unlimited). ``Store/pin()`` of a
+    /// version beyond it throws ``StrataError/Code/tooManyActiveVersions``; pins that cannot fail
+    /// (frozen Realms, notifiers) still count, and while they exceed it ``Store/beginWrite()``
+    /// throws the same error, so no new version is made.
     public var maximumNumberOfActiveVersions: Int?
     /// A checkpoint starts in the background once the current log segment exceeds this many
     /// bytes, which bounds the log that reopening must replay.

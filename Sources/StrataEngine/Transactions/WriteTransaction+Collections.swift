@@ -7,6 +7,9 @@ extension WriteTransaction {
     public func listInsert(_ value: Value, at index: Int, in path: PropertyPath) throws {
         let elements = try list(at: path)
         guard (0...elements.count).contains(index) else { throw outOfBounds(index, elements.count, path) }
+        guard elements.count < maximumCollectionIndex else {
+            throw invalid("the list at \(path) holds the most elements a list can hold (\(maximumCollectionIndex))")
+        }
         let column = try resolve(path).1
         try validateElement(value, for: column)
         try requireUnowned(value, for: column)

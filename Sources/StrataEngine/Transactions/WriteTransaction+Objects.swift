@@ -110,6 +110,8 @@ extension WriteTransaction {
 
     /// Checks one value (or collection element) against the column's type.
     func validateElement(_ value: Value, for column: ColumnSchema) throws {
+        // An element of a collection column sits one level below the column's value.
+        try value.requireEncodable(atDepth: column.collection == .single ? 0 : 1)
         if value.isNull {
             guard column.isOptional || column.type == .mixed || column.type == .link else {
                 throw invalid("column \(column.name) is not optional")

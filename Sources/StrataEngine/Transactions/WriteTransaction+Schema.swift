@@ -15,6 +15,9 @@ extension WriteTransaction {
         guard Set(schema.columns.map(\.name)).count == schema.columns.count else {
             throw invalid("table \(schema.name) has two columns with the same name")
         }
+        guard schema.columns.count <= maximumCollectionIndex else {
+            throw invalid("table \(schema.name) has more columns than a table can have (\(maximumCollectionIndex))")
+        }
         if let primaryKey = schema.primaryKey { try validatePrimaryKey(primaryKey, in: schema) }
         let key = TableKey(snapshot.nextTableKey)
         try record(.createTable(key, schema))
@@ -35,6 +38,11 @@ extension WriteTransaction {
             throw invalid("\(table.schema.name) already has a column \(column.name)")
         }
         var fill = fill ?? column.emptyValue
+        // The fill is in the log even when no object gets it: the log must read it back.
+        try fill.requireEncodable(atDepth: 0)
+        guard table.schema.columns.count < maximumCollectionIndex else {
+            throw invalid("\(table.schema.name) has the most columns a table can have")
+        }
         if table.count > 0 {
             fill = try validate(fill, for: column)
             // Every existing object gets `fill`: an embedded object in it would get many owners.

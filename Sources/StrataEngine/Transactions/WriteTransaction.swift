@@ -46,9 +46,17 @@ public final class WriteTransaction {
     ///   cannot be written or synced (nothing is acknowledged then).
     @discardableResult
     public func commit() throws -> UInt64 {
+        let logged = try logCommit()
+        try store.waitUntilDurable(logged)
+        return logged.version
+    }
+
+    /// The first half of ``commit()``: ends the transaction and writes its record, without
+    /// waiting for the sync that acknowledges it (``Store/waitUntilDurable(_:)`` does).
+    func logCommit() throws -> Store.LoggedCommit {
         try requireOpen()
         isOpen = false
-        return try store.commit(snapshot: snapshot, instructions: instructions)
+        return try store.log(snapshot: snapshot, instructions: instructions)
     }
 
     /// Discards every change and ends the transaction. Does nothing if it already ended.

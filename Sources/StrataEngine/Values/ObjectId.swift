@@ -114,7 +114,9 @@ public struct ObjectId: Sendable, Hashable, Comparable {
     ///   - machineId: The machine identifier; only its low 24 bits are used.
     ///   - processId: The process identifier; only its low 16 bits are used.
     public init(timestamp: Date, machineId: Int, processId: Int) {
-        let seconds = UInt32(truncatingIfNeeded: Int64(timestamp.timeIntervalSince1970.rounded(.down)))
+        // A date outside the 64-bit range is clamped, never trapped on (as Realm converts it
+        // through its Timestamp); the id keeps the low 32 bits of the seconds.
+        let seconds = UInt32(truncatingIfNeeded: Timestamp(timestamp).seconds)
         let machine = UInt64(truncatingIfNeeded: machineId)
         let process = UInt64(truncatingIfNeeded: processId)
         var head = UInt64(seconds) << 32

@@ -17,10 +17,25 @@ package final class StorageFaults: Sendable {
     /// Removes the faults armed for `pathFragment`, leaving other tests' faults alone.
     package func reset(matching pathFragment: String) {
         armed.withLockedValue { $0[pathFragment] = nil }
+        interceptors.withLockedValue { $0[pathFragment] = nil }
+    }
+
+    private let interceptors = LockedValueBox<[String: @Sendable (String) -> Bool]>([:])
+
+    /// Calls `decide` with the path at the start of every sync of a file whose path contains
+    /// `pathFragment` (outside any lock of this object, in the order the syncs start); the sync
+    /// fails as an injected `EIO` when it returns true. Lets a test fail the Nth sync and observe
+    /// what each sync covers. ``reset(matching:)`` removes it.
+    package func interceptSyncs(matching pathFragment: String, _ decide: @escaping @Sendable (String) -> Bool) {
+        interceptors.withLockedValue { $0[pathFragment] = decide }
     }
 
     func consumeSyncFailure(path: String) -> Bool {
-        armed.withLockedValue { armed in
+        let intercept = interceptors.withLockedValue { interceptors in
+            interceptors.isEmpty ? nil : interceptors.first(where: { path.contains($0.key) })?.value
+        }
+        if let intercept, intercept(path) { return true }
+        return armed.withLockedValue { armed in
             guard !armed.isEmpty, let fragment = armed.keys.first(where: { path.contains($0) }) else { return false }
             armed[fragment]! -= 1
             if armed[fragment]! <= 0 { armed[fragment] = nil }

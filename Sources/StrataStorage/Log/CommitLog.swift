@@ -7,9 +7,11 @@ import StrataSupport
 /// thread concurrently with appends: it syncs whatever the kernel has of the current segment,
 /// which includes every append that returned before the call.
 ///
-/// The first failed sync (or failed write of a durable marker) is remembered: every later
-/// ``sync()`` and ``rotate()`` throws it, because Linux reports a write-back error only once
-/// and a later `fdatasync` that succeeds proves nothing about the pages that were lost.
+/// The first failed sync (or failed write of a durable marker, or failed rotation), from any
+/// caller, poisons the log: every later ``sync()``, ``append(_:)`` and ``rotate()`` throws
+/// ``StrataError/Code/poisoned`` (see ``failure``), because Linux reports a write-back error only
+/// once and a later `fdatasync` that succeeds proves nothing about the pages that were lost.
+/// Syncs run one at a time, so a sync that reports success never overlaps one that fails.
 ///
 /// On-disk format and recovery rules: see ``LogSegment``, ``LogRecord`` and
 /// ``open(storePath:anchor:)``.
@@ -19,6 +21,7 @@ public final class CommitLog: Sendable {
     /// The store identity every segment of this log carries (see ``LogAnchor/storeID``).
     public let storeID: UInt64
     private let current: LockedValueBox<Current>
+    private let poison = SyncPoison()
 
     struct Current {
         var file: POSIXFile
@@ -33,7 +36,6 @@ public final class CommitLog: Sendable {
         var syncedLength: UInt64
         /// The durable length the marker in `file` says.
         var markedLength: UInt64
-        var syncFailure: StrataError?
     }
 
     init(storePath: String, storeID: UInt64, current: Current) {
@@ -59,6 +61,7 @@ public final class CommitLog: Sendable {
     /// ``sync()``. Appends must not run concurrently with each other or with ``rotate()`` (the
     /// engine's write lock orders them).
     public func append(_ record: [UInt8]) throws {
+        try poison.check()
         let (file, offset, chain) = current.withLockedValue { ($0.file, $0.appendOffset, $0.chain) }
         let (version, nextChain) = try record.withUnsafeBytes { (raw) throws -> (UInt64, UInt32) in
             guard let sealed = LogRecord.header(in: raw, at: 0),
@@ -83,31 +86,32 @@ public final class CommitLog: Sendable {
         }
     }
 
+    /// The ``StrataError/Code/poisoned`` error every later sync, append and rotation throws, once
+    /// a sync (or a rotation) has failed.
+    public var failure: StrataError? { poison.error }
+
     /// Makes every record appended so far durable (`fdatasync` of the current segment). May run
-    /// concurrently with appends.
+    /// concurrently with appends; syncs run one at a time.
     ///
     /// Before syncing, it rewrites the segment's durable marker with the length the previous
     /// successful sync covered (see ``LogSegment``), so the marker costs no extra sync.
     ///
-    /// - Throws: ``StrataError/Code/fileAccess`` when this or any earlier sync failed.
+    /// - Throws: ``StrataError/Code/fileAccess`` when the sync fails (the log is poisoned from
+    ///   then on), ``StrataError/Code/poisoned`` after an earlier failure.
     public func sync() throws {
-        let (file, target) = try current.withLockedValue { (state) throws -> (POSIXFile, UInt64) in
-            if let failure = state.syncFailure { throw failure }
-            if state.syncedLength > state.markedLength {
-                do {
+        try poison.sync {
+            let (file, target) = try current.withLockedValue { (state) throws -> (POSIXFile, UInt64) in
+                if state.syncedLength > state.markedLength {
                     try Self.writeMarker(LogSegment.Marker(durableLength: state.syncedLength, sealed: false),
                                          to: state.file)
-                } catch {
-                    state.syncFailure = Self.failure(error)
-                    throw state.syncFailure!
+                    state.markedLength = state.syncedLength
                 }
-                state.markedLength = state.syncedLength
+                return (state.file, state.appendOffset)
             }
-            return (state.file, state.appendOffset)
-        }
-        try syncRemembering(file)
-        current.withLockedValue {
-            if $0.file === file { $0.syncedLength = max($0.syncedLength, target) }
+            try file.sync()
+            current.withLockedValue {
+                if $0.file === file { $0.syncedLength = max($0.syncedLength, target) }
+            }
         }
     }
 
@@ -115,6 +119,7 @@ public final class CommitLog: Sendable {
     ///
     /// Syncs the current segment in full, creates the next one (synced, with its directory),
     /// then marks the old one sealed and syncs it again: a sealed segment's successor exists.
+    /// Any failure poisons the log (a new segment that could not be created is removed).
     ///
     /// - Returns: the sequence number of the new segment.
     @discardableResult
@@ -125,23 +130,21 @@ public final class CommitLog: Sendable {
         }
         let fields = LogSegment.Header(salt: UInt32.random(in: .min ... .max), sequence: sequence + 1,
                                        storeID: storeID, baseVersion: base)
-        let (segment, file) = try LogSegment.create(storePath: storePath, fields: fields)
-        current.withLockedValue {
-            $0.file = file
-            $0.segments.append(segment)
-            $0.appendOffset = UInt64(LogSegment.headerSize)
-            $0.chain = fields.salt
-            $0.syncedLength = UInt64(LogSegment.headerSize)
-            $0.markedLength = UInt64(LogSegment.headerSize)
-        }
-        do {
+        try poison.sync {
+            // A failed create removes its file; it poisons all the same, as every failed sync
+            // does (the first failed sync, from any path, stops every later commit).
+            let (segment, file) = try LogSegment.create(storePath: storePath, fields: fields)
+            current.withLockedValue {
+                $0.file = file
+                $0.segments.append(segment)
+                $0.appendOffset = UInt64(LogSegment.headerSize)
+                $0.chain = fields.salt
+                $0.syncedLength = UInt64(LogSegment.headerSize)
+                $0.markedLength = UInt64(LogSegment.headerSize)
+            }
             try Self.writeMarker(LogSegment.Marker(durableLength: end, sealed: true), to: old)
-        } catch {
-            let failure = Self.failure(error)
-            current.withLockedValue { $0.syncFailure = $0.syncFailure ?? failure }
-            throw failure
+            try old.sync()
         }
-        try syncRemembering(old)
         return sequence + 1
     }
 
@@ -177,21 +180,7 @@ public final class CommitLog: Sendable {
 
     // MARK: - Helpers
 
-    private func syncRemembering(_ file: POSIXFile) throws {
-        do {
-            try file.sync()
-        } catch {
-            let failure = Self.failure(error)
-            current.withLockedValue { $0.syncFailure = $0.syncFailure ?? failure }
-            throw failure
-        }
-    }
-
     static func writeMarker(_ marker: LogSegment.Marker, to file: POSIXFile) throws {
         try file.write(LogSegment.marker(marker), at: UInt64(LogSegment.markerOffset))
-    }
-
-    private static func failure(_ error: any Error) -> StrataError {
-        (error as? StrataError) ?? StrataError(.fileAccess, "\(error)")
     }
 }

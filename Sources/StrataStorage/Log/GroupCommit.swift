@@ -80,7 +80,8 @@ public final class GroupCommit: Sendable {
     }
 
     private static func poisoned(by failure: StrataError) -> StrataError {
-        StrataError(.poisoned,
+        if failure.code == .poisoned { return failure }
+        return StrataError(.poisoned,
                     "an earlier sync of the commit log failed (\(failure.message)); "
                         + "the store refuses writes until it is reopened",
                     path: failure.path, errno: failure.errno)
