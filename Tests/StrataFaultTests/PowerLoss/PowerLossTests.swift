@@ -89,6 +89,11 @@ struct PowerLossTests {
 }
 
 /// Which acknowledged commits a crash after a given event must keep.
+///
+/// `.normal`: a commit counts as durable once any commit-log sync that started after its
+/// acknowledgement has finished. That sync may be of a newer segment (a rotation), which is
+/// sound because the store syncs the current segment before it rotates, under the write lock
+/// that orders appends; a log that rotated without that sync would need a per-segment rule.
 struct DurabilityTimeline {
     /// For each acknowledged commit, the number of events after which it is durable.
     private var durableAfter: [(events: Int, id: Int64)] = []
