@@ -80,6 +80,17 @@ extension StorageFaults {
     struct Seam {
         var rules: [Rule] = []
         var observer: (any StorageObserver)?
+
+        var isEngaged: Bool { !rules.isEmpty || observer != nil }
+    }
+
+    /// Changes the seam and keeps ``seamEngaged`` in step with it.
+    private func updateSeam<R>(_ body: (inout Seam) -> R) -> R {
+        seam.withLockedValue { seam in
+            let result = body(&seam)
+            seamEngaged.store(seam.isEngaged, ordering: .releasing)
+            return result
+        }
     }
 
     /// Makes the `count` operations of kind `operation` on paths containing `pathFragment`
@@ -91,7 +102,7 @@ extension StorageFaults {
         _ fault: StorageFault, on operation: StorageOperation, matching pathFragment: String,
         skipping: Int = 0, count: Int = 1
     ) {
-        seam.withLockedValue {
+        updateSeam {
             $0.rules.append(Rule(operation: operation, pathFragment: pathFragment, skip: skipping,
                                  remaining: count, fault: fault))
         }
@@ -105,17 +116,18 @@ extension StorageFaults {
 
     /// Removes the rules armed for `pathFragment` with ``inject(_:on:matching:skipping:count:)``.
     package func removeRules(matching pathFragment: String) {
-        seam.withLockedValue { $0.rules.removeAll { $0.pathFragment == pathFragment } }
+        updateSeam { $0.rules.removeAll { $0.pathFragment == pathFragment } }
     }
 
     /// Installs `observer` (replacing any other); nil removes it.
     package func install(observer: (any StorageObserver)?) {
-        seam.withLockedValue { $0.observer = observer }
+        updateSeam { $0.observer = observer }
     }
 
     /// The fault to apply to `operation` on `path`, consuming it, or nil.
     func fault(for operation: StorageOperation, path: String) -> StorageFault? {
-        seam.withLockedValue { seam in
+        guard seamEngaged.load(ordering: .acquiring) else { return nil }
+        return updateSeam { seam in
             guard !seam.rules.isEmpty else { return nil }
             var fired: StorageFault?
             for index in seam.rules.indices
@@ -134,7 +146,7 @@ extension StorageFaults {
 
     /// Reports `event` to the observer, if one is installed; `event` is built only then.
     func observe(_ event: @autoclosure () -> StorageEvent) {
-        guard let observer = seam.withLockedValue({ $0.observer }) else { return }
+        guard seamEngaged.load(ordering: .acquiring), let observer = seam.withLockedValue({ $0.observer }) else { return }
         observer.storage(event())
     }
 
