@@ -58,15 +58,27 @@ struct PowerLossTests {
         #expect(report.failures.isEmpty, "\(report.summary); first: \(report.failures.first ?? "")")
     }
 
+    @Test("the check catches lost commits: a .normal trace judged by the .full rule loses acknowledged commits")
+    func checkCatchesLostCommits() throws {
+        let seed = SeededRandom.seedFromEnvironment()
+        var report = PowerLossReport(label: "normal judged as full", seed: seed)
+        let trace = try PowerLossWorkload.record(durability: .normal)
+        try Self.runStates(Array(0..<100), of: trace, durability: .normal, judgedAs: .full, seed: seed,
+                           tracePath: "(not saved)", report: &report)
+        print(report.summary)
+        #expect(report.lost > 0, "a store that acknowledges before syncing went unnoticed: \(report.summary)")
+    }
+
     /// Builds and checks the states `indices` of `trace` (state `i` uses the generator seeded
-    /// with `seed` and `i`, whatever the other states are).
+    /// with `seed` and `i`, whatever the other states are), expecting the commits that
+    /// `judgedAs` (by default the store's own durability) makes durable.
     private static func runStates(
-        _ indices: [Int], of trace: [TraceEvent], durability: Durability, seed: UInt64, tracePath: String,
-        report: inout PowerLossReport
+        _ indices: [Int], of trace: [TraceEvent], durability: Durability, judgedAs: Durability? = nil,
+        seed: UInt64, tracePath: String, report: inout PowerLossReport
     ) throws {
         report.traces += 1
         report.events += trace.count
-        let durableAt = DurabilityTimeline(trace: trace, durability: durability)
+        let durableAt = DurabilityTimeline(trace: trace, durability: judgedAs ?? durability)
         let started = monotonicSeconds()
         defer { report.stateSeconds += monotonicSeconds() - started }
         var plans = indices.map { index -> (index: Int, crashPoint: Int, random: SeededRandom) in
