@@ -35,5 +35,6 @@ struct FaultCase: Sendable, CustomTestStringConvertible {
         FaultCase(name: "ENOSPC on open/create", fault: .fail(errno: ENOSPC), operation: .open),
         FaultCase(name: "EACCES on open/create", fault: .fail(errno: EACCES), operation: .open),
         FaultCase(name: "EIO on unlink", fault: .fail(errno: EIO), operation: .remove),
+        FaultCase(name: "EIO on ftruncate", fault: .fail(errno: EIO), operation: .truncate),
     ]
 }

@@ -3,9 +3,10 @@ import StrataEngine
 import StrataSupport
 import Testing
 
-/// Injects each kind of I/O fault (see ``FaultCase``) at each position of a commit and of a
-/// checkpoint, in turn: the first operation of the kind, the second, … until the work no
-/// longer reaches the fault.
+/// Injects each kind of I/O fault (see ``FaultCase``) at each position of a commit, of a
+/// checkpoint, and of opening a store whose log has a torn tail (then committing once), in
+/// turn: the first operation of the kind, the second, … until the work no longer reaches the
+/// fault.
 ///
 /// At every position: the commit or checkpoint reports the fault as a typed error carrying its
 /// errno (a short write the loop finishes is no error); a later commit is either refused or
@@ -17,9 +18,9 @@ import Testing
 struct FaultSweepTests {
     /// The work the fault is injected into.
     enum Phase: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case commitFull, commitNormal, checkpointFull, checkpointNormal
+        case commitFull, commitNormal, checkpointFull, checkpointNormal, recovery
 
-        var durability: Durability { self == .commitFull || self == .checkpointFull ? .full : .normal }
+        var durability: Durability { self == .commitNormal || self == .checkpointNormal ? .normal : .full }
         var isCheckpoint: Bool { self == .checkpointFull || self == .checkpointNormal }
         var testDescription: String { rawValue }
     }
@@ -32,8 +33,12 @@ struct FaultSweepTests {
             outcomes.append(outcome)
         }
         print("fault sweep [\(fault.name), \(phase)]: \(outcomes.count) positions: \(outcomes.joined(separator: ", "))")
-        let reachable = phase.isCheckpoint || fault.operation == .write
-            || (fault.operation == .sync && phase == .commitFull)
+        let reachable = switch phase {
+        case .commitFull: [.write, .sync].contains(fault.operation)
+        case .commitNormal: fault.operation == .write
+        case .checkpointFull, .checkpointNormal: fault.operation != .truncate
+        case .recovery: [.open, .write, .sync, .truncate].contains(fault.operation)
+        }
         if reachable { #expect(!outcomes.isEmpty, "the fault was never reached") }
     }
 }
@@ -60,6 +65,16 @@ enum FaultSweep {
                 acknowledged.insert(id)
                 recorder.acknowledge(id)
             }
+            // Inside the trace, so the synced-only check below covers what a reopened store
+            // acknowledges on top of the faulted work.
+            func reopenAndCommit() throws {
+                do {
+                    try withReleasedStore(configuration) { store in try commit(201, to: store) }
+                    outcome += ", reopened and committed"
+                } catch let error as StrataError {
+                    outcome += ", reopen and commit \(error.code)"
+                }
+            }
             try withReleasedStore(configuration) { store in
                 try Ledger.createTables(in: store)
                 acknowledged.insert(Ledger.schemaCommit)
@@ -70,6 +85,7 @@ enum FaultSweep {
                     try store.checkpoint()
                     try commit(4, to: store)
                 }
+                guard phase != .recovery else { return }
 
                 StorageFaults.shared.inject(fault.fault, on: fault.operation, matching: directory.name,
                                             skipping: position)
@@ -89,6 +105,26 @@ enum FaultSweep {
                     outcome += ", later commit \(error.code)"
                 }
             }
+            if phase != .recovery {
+                guard reached else { return }
+                try reopenAndCommit()
+                return
+            }
+
+            // A torn tail for recovery to cut: half a record header, never synced.
+            let segment = try #require(try CommitLog.segmentPaths(storePath: directory.file("store.strata")).last)
+            let file = try POSIXFile(path: segment, mode: .readWriteCreate)
+            try file.write([UInt8](repeating: 0x5A, count: LogRecord.headerSize / 2), at: try file.size())
+
+            StorageFaults.shared.inject(fault.fault, on: fault.operation, matching: directory.name, skipping: position)
+            let result = Result { try withReleasedStore(configuration) { store in try commit(100, to: store) } }
+            guard !StorageFaults.shared.isArmed(matching: directory.name) else {
+                reached = false
+                return
+            }
+            StorageFaults.shared.removeRules(matching: directory.name)
+            outcome = "\(position): " + check(result, expected: fault.expectedErrno, label)
+            try reopenAndCommit()
         }
         guard reached else { return nil }
 
@@ -99,7 +135,10 @@ enum FaultSweep {
         switch try CrashStateCheck.run(files: model.syncedOnlyState(), durability: phase.durability, durable: durable,
                                        reopen: false) {
         case .refused(let error):
-            Issue.record("\(label) the synced-only state does not open: \(error)")
+            let failedSyncs = trace.filter { if case .syncFailed = $0 { true } else { false } }.count
+            let note = failedSyncs == 0 ? "" : " (after \(failedSyncs) failed fdatasync: what it was to make durable "
+                + "may be gone from the disk while the page cache still shows it to a reopened store)"
+            Issue.record("\(label) the synced-only state does not open: \(error)\(note)")
         case .opened(let found):
             #expect(found.lost.isEmpty, "\(label) acknowledged durable commits lost to a power cut: \(found.lost.sorted())")
             #expect(found.problems.isEmpty, "\(label) \(found.problems)")
