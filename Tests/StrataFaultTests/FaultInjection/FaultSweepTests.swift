@@ -9,11 +9,12 @@ import Testing
 /// fault.
 ///
 /// At every position: the commit or checkpoint reports the fault as a typed error carrying its
-/// errno (a short write the loop finishes is no error); a later commit is either refused or
-/// durable; the synced-only state of the directory (what the worst power cut would leave; see
-/// ``CrashFileSystem``) holds every commit acknowledged as durable; and the store reopens, once
-/// the fault is cleared, with every acknowledged commit, no partial transaction, and takes
-/// new commits.
+/// errno (a short write the loop finishes is no error); a later commit on the same store is
+/// either refused or durable; so is a commit on the store reopened after the fault is cleared;
+/// the synced-only state of the directory after all that (what the worst power cut would leave,
+/// a failed fdatasync counting as lost data; see ``CrashFileSystem``) opens and holds every
+/// commit acknowledged as durable; and the store reopens with every acknowledged commit, no
+/// partial transaction, and takes new commits.
 @Suite("I/O fault sweep")
 struct FaultSweepTests {
     /// The work the fault is injected into.
