@@ -101,6 +101,11 @@ let package = Package(
             dependencies: ["StrataEngine", "StrataTestSupport", "strata-crash-worker"],
             swiftSettings: strictSettings
         ),
+        // The fault harness: power-loss simulation and I/O fault injection against the real store.
+        .testTarget(
+            name: "StrataFaultTests",
+            dependencies: ["StrataEngine", "StrataStorage", "StrataTestSupport", "strata-storage-fuzz"],
+            exclude: ["FuzzCorpus"], swiftSettings: strictSettings),
         .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "RealmSwiftCompatibilityTests", dependencies: ["RealmSwift"], swiftSettings: strictSettings),
         .testTarget(
@@ -108,6 +113,10 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(name: "StrataNotifyTests", dependencies: ["StrataNotify"], swiftSettings: strictSettings),
         .testTarget(name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV"], swiftSettings: strictSettings),
+        // libFuzzer on the commit log, checkpoint and changeset decoders (STRATA_FUZZ_DECODER picks one).
+        .executableTarget(
+            name: "strata-storage-fuzz", dependencies: ["StrataEngine", "StrataStorage"], path: "Sources/StrataStorageFuzz",
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
         .executableTarget(name: "strata-query-fuzz", dependencies: ["StrataQuery"], path: "Sources/StrataQueryFuzz", swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
         // libFuzzer targets for the daemon's request parser and configuration loader (seed
         // corpora: the dot-files in each Corpus folder).

@@ -57,9 +57,11 @@ extension Snapshot {
             try renumberBacklinks(from: key, after: column)
 
         case .renameColumn(let key, let column, let name):
+            try requireColumn(column, of: key)
             try mutateSchema(key) { $0.schema.columns[column].name = name }
 
         case .setIndexed(let key, let column, let indexed):
+            try requireColumn(column, of: key)
             try mutateSchema(key) { $0.schema.columns[column].isIndexed = indexed }
 
         case .setPrimaryKey(let key, let name):
@@ -193,6 +195,13 @@ extension Snapshot {
     private func existing(_ key: TableKey) throws -> Table {
         guard let table = tables[key] else { throw Self.missing("table \(key)") }
         return table
+    }
+
+    /// Throws unless `table` has a column at `column` (a replayed record may name any index).
+    private func requireColumn(_ column: Int, of table: TableKey) throws {
+        guard try existing(table).schema.columns.indices.contains(column) else {
+            throw Self.missing("column \(column) of \(table)")
+        }
     }
 
     private mutating func mutateSchema(_ key: TableKey, _ body: (inout Table) throws -> Void) throws {

@@ -41,6 +41,9 @@ public final class POSIXFile: @unchecked Sendable {
         case .readWrite: flags = O_RDWR
         case .truncate: flags = O_RDWR | O_CREAT | O_TRUNC
         }
+        if mode != .readOnly, case .fail(let code)? = StorageFaults.shared.fault(for: .open, path: path) {
+            throw StorageFaults.injectedError("open", errno: code, path: path)
+        }
         let fd = open(path, flags | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             let code = Glibc.errno
@@ -48,6 +51,7 @@ public final class POSIXFile: @unchecked Sendable {
                               "cannot open file: \(String(cString: strerror(code)))", path: path, errno: code)
         }
         descriptor = fd
+        if mode != .readOnly { StorageFaults.shared.observe(.opened(path: path, truncated: mode == .truncate)) }
     }
 
     deinit { close(descriptor) }
@@ -77,15 +81,30 @@ public final class POSIXFile: @unchecked Sendable {
 
     /// Writes all of `bytes` at `offset`, retrying short writes and `EINTR`.
     public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+        // An injected fault may cut the first `pwrite` short, and then fail (see StorageFault).
+        var firstLimit = bytes.count
+        var failAfterFirst: Int32?
+        switch StorageFaults.shared.fault(for: .write, path: path) {
+        case .fail(let code)?: throw StorageFaults.injectedError("write", errno: code, path: path, offset: offset)
+        case .shortWrite(let code)?: (firstLimit, failAfterFirst) = (max(1, bytes.count / 2), code)
+        case .partialWrite?: firstLimit = max(1, bytes.count / 2)
+        case nil: break
+        }
         var done = 0
         while done < bytes.count {
-            let written = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+            let count = done == 0 ? min(firstLimit, bytes.count) : bytes.count - done
+            let written = pwrite(descriptor, bytes.baseAddress! + done, count, off_t(offset) + off_t(done))
             if written < 0 {
                 if Glibc.errno == EINTR { continue }
                 throw failure("write", offset: offset + UInt64(done))
             }
             done += written
+            if let code = failAfterFirst {
+                StorageFaults.shared.observe(.wrote(path: path, offset: offset, bytes: Array(bytes[..<done])))
+                throw StorageFaults.injectedError("write", errno: code, path: path, offset: offset + UInt64(done))
+            }
         }
+        StorageFaults.shared.observe(.wrote(path: path, offset: offset, bytes: Array(bytes)))
     }
 
     /// Writes all of `bytes` at `offset`.
@@ -122,17 +141,30 @@ public final class POSIXFile: @unchecked Sendable {
     /// Goes through ``StorageFaults`` so tests can make it fail.
     public func sync() throws {
         if StorageFaults.shared.consumeSyncFailure(path: path) {
+            StorageFaults.shared.observe(.failed(.sync, path: path))
             throw StrataError(.fileAccess, "fdatasync failed: injected fault", path: path, errno: EIO)
         }
+        if case .fail(let code)? = StorageFaults.shared.fault(for: .sync, path: path) {
+            StorageFaults.shared.observe(.failed(.sync, path: path))
+            throw StorageFaults.injectedError("fdatasync", errno: code, path: path)
+        }
+        StorageFaults.shared.observe(.started(.sync, path: path))
         while fdatasync(descriptor) != 0 {
             if Glibc.errno == EINTR { continue }
-            throw failure("fdatasync")
+            let error = failure("fdatasync")
+            StorageFaults.shared.observe(.failed(.sync, path: path))
+            throw error
         }
+        StorageFaults.shared.observe(.finished(.sync, path: path))
     }
 
     /// Cuts the file to `length` bytes.
     public func truncate(to length: UInt64) throws {
+        if case .fail(let code)? = StorageFaults.shared.fault(for: .truncate, path: path) {
+            throw StorageFaults.injectedError("ftruncate", errno: code, path: path, offset: length)
+        }
         guard ftruncate(descriptor, off_t(length)) == 0 else { throw failure("ftruncate", offset: length) }
+        StorageFaults.shared.observe(.truncated(path: path, length: length))
     }
 
     /// Takes an exclusive, non-blocking POSIX record lock (`fcntl(F_SETLK)`) on the whole file.
@@ -193,17 +225,28 @@ public enum FileSystem {
     /// Atomically replaces `destination` with `source` and syncs the directory, so the rename
     /// itself survives power loss.
     public static func atomicReplace(_ source: String, with destination: String) throws {
+        if case .fail(let code)? = StorageFaults.shared.fault(for: .rename, path: source) {
+            throw StorageFaults.injectedError("rename to \(destination)", errno: code, path: source)
+        }
         guard rename(source, destination) == 0 else {
             let code = Glibc.errno
             throw StrataError(.fileAccess, "rename to \(destination) failed: \(String(cString: strerror(code)))",
                               path: source, errno: code)
         }
+        StorageFaults.shared.observe(.renamed(source: source, destination: destination))
         try syncDirectory(containing: destination)
     }
 
     /// Removes the file at `path`; a missing file is not an error.
     public static func remove(_ path: String) throws {
-        guard unlink(path) == 0 || Glibc.errno == ENOENT else {
+        if case .fail(let code)? = StorageFaults.shared.fault(for: .remove, path: path) {
+            throw StorageFaults.injectedError("unlink", errno: code, path: path)
+        }
+        if unlink(path) == 0 {
+            StorageFaults.shared.observe(.removed(path: path))
+            return
+        }
+        guard Glibc.errno == ENOENT else {
             let code = Glibc.errno
             throw StrataError(.fileAccess, "unlink failed: \(String(cString: strerror(code)))", path: path, errno: code)
         }
@@ -222,11 +265,16 @@ public enum FileSystem {
         if StorageFaults.shared.consumeSyncFailure(path: directory) {
             throw StrataError(.fileAccess, "fsync failed: injected fault", path: directory, errno: EIO)
         }
+        if case .fail(let code)? = StorageFaults.shared.fault(for: .directorySync, path: directory) {
+            throw StorageFaults.injectedError("fsync of directory", errno: code, path: directory)
+        }
+        StorageFaults.shared.observe(.started(.directorySync, path: directory))
         guard fsync(fd) == 0 else {
             let code = Glibc.errno
             throw StrataError(.fileAccess, "fsync of directory failed: \(String(cString: strerror(code)))",
                               path: directory, errno: code)
         }
+        StorageFaults.shared.observe(.finished(.directorySync, path: directory))
     }
 
     /// The names (not paths) of the entries of the directory that holds `path` whose names

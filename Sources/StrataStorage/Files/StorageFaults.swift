@@ -1,13 +1,20 @@
 import StrataSupport
+import Synchronization
 
 /// Fault injection for tests: makes the next sync of a matching path fail, as a real `EIO`
-/// from `fdatasync` would.
+/// from `fdatasync` would; and (see `StorageFaults+Rules.swift`) fails any other file operation
+/// chosen by path fragment and position, or reports every operation to a ``StorageObserver``.
 ///
-/// Production code never arms it; the check on the sync path is one uncontended lock.
+/// Production code never arms it; the check on the sync path is one uncontended lock, on the
+/// other operations one atomic load.
 package final class StorageFaults: Sendable {
     package static let shared = StorageFaults()
 
     private let armed = LockedValueBox<[String: Int]>([:])
+    /// The armed fault rules and the installed observer.
+    let seam = LockedValueBox(Seam())
+    /// Whether `seam` holds a rule or an observer: the fast path of every file operation.
+    let seamEngaged = Atomic<Bool>(false)
 
     /// Makes the next `count` syncs of files whose path contains `pathFragment` fail.
     package func failNextSyncs(matching pathFragment: String, count: Int = 1) {

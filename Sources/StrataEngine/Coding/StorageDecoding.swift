@@ -1,0 +1,55 @@
+import StrataStorage
+import StrataSupport
+
+/// The decoders of what the store reads from disk, one entry point per format, for the fuzz
+/// target (Sources/StrataStorageFuzz) and the test that replays its corpus. Each throws a
+/// ``StrataError`` on malformed input; a trap or an unbounded allocation is a bug.
+package enum StorageDecoding {
+    /// Decodes a checkpoint payload (the snapshot encoding).
+    ///
+    /// - Returns: the number of tables decoded.
+    package static func decodeCheckpointPayload(_ bytes: [UInt8]) throws -> Int {
+        try Snapshot.decode(bytes, path: "checkpoint", offset: 0).allTables.count
+    }
+
+    /// Reads the checkpoint file at `path` and decodes its payload, as opening a store does.
+    ///
+    /// - Returns: the number of tables decoded, or nil when there is no file.
+    package static func decodeCheckpointFile(at path: String) throws -> Int? {
+        guard let contents = try CheckpointFile.read(path: path) else { return nil }
+        return try decodeCheckpointPayload(contents.payload)
+    }
+
+    /// Decodes a changeset (the payload of a commit log record) and applies it to an empty
+    /// snapshot, as replaying the log does.
+    ///
+    /// - Returns: the number of instructions decoded.
+    package static func decodeChangeset(_ bytes: [UInt8]) throws -> Int {
+        let instructions = try bytes.withUnsafeBytes { raw in
+            var reader = ByteReader(raw, origin: "changeset")
+            let instructions = try reader.readInstructions()
+            guard reader.isAtEnd else { throw reader.corrupt("trailing bytes after the instructions") }
+            return instructions
+        }
+        var snapshot = Snapshot.empty
+        for instruction in instructions { try snapshot.apply(instruction) }
+        return instructions.count
+    }
+
+    /// Recovers the commit log of `storePath` (its segment files must already be there) and
+    /// decodes every record's changeset, as opening a store does.
+    ///
+    /// - Returns: the number of records recovered.
+    package static func recoverLog(storePath: String) throws -> Int {
+        let (_, recovery) = try CommitLog.open(storePath: storePath, checkpointVersion: 0)
+        var snapshot = Snapshot.empty
+        for record in recovery.records {
+            let instructions = try record.payload.withUnsafeBytes { raw in
+                var reader = ByteReader(raw, origin: record.path, originOffset: record.offset)
+                return try reader.readInstructions()
+            }
+            for instruction in instructions { try? snapshot.apply(instruction) }
+        }
+        return recovery.records.count
+    }
+}

@@ -1,0 +1,91 @@
+import StrataEngine
+import StrataSupport
+
+/// The recognisable transactions the fault tests commit: commit `id` inserts one `Commit` row
+/// (its id and its row count) and 2 to 5 `Entry` rows whose payloads are a function of the id,
+/// so a store that holds part of a transaction, or a damaged payload, is visible.
+enum Ledger {
+    /// The id of the commit that creates the two tables.
+    static let schemaCommit: Int64 = 0
+
+    /// The number of `Entry` rows of commit `id`.
+    static func rowCount(_ id: Int64) -> Int { 2 + Int(id % 4) }
+
+    /// The payload of row `index` of commit `id`: 1 to 700 bytes, so records straddle pages.
+    static func payload(_ id: Int64, _ index: Int) -> String {
+        let length = Int((id &* 7919 &+ Int64(index) &* 977) % 700) + 1
+        return String(repeating: Character(UnicodeScalar(UInt8(97 + (id + Int64(index)) % 26))), count: length)
+    }
+
+    /// Creates the tables (the schema commit).
+    static func createTables(in store: Store) throws {
+        try store.write { tx in
+            _ = try tx.createTable(TableSchema(
+                name: "Commit", columns: [ColumnSchema("id", .int), ColumnSchema("rows", .int)], primaryKey: "id"))
+            _ = try tx.createTable(TableSchema(
+                name: "Entry",
+                columns: [ColumnSchema("id", .int), ColumnSchema("commit", .int), ColumnSchema("payload", .string)],
+                primaryKey: "id"))
+        }
+    }
+
+    /// Commits transaction `id` (the tables must exist).
+    static func commit(_ id: Int64, to store: Store) throws {
+        try store.write { tx in
+            let commits = tx.snapshot.tableKey(named: "Commit")!
+            let entries = tx.snapshot.tableKey(named: "Entry")!
+            try tx.insertObject(into: commits, values: [.int(id), .int(Int64(rowCount(id)))])
+            for index in 0..<rowCount(id) {
+                try tx.insertObject(into: entries, values: [.int(id * 16 + Int64(index)), .int(id), .string(payload(id, index))])
+            }
+        }
+    }
+
+    /// What a snapshot holds: the ids of the whole commits, and what is wrong with it.
+    struct Contents {
+        /// Whether the schema commit is there.
+        var hasTables = false
+        /// The ids of the commits present (the schema commit included when the tables exist).
+        var commits: Set<Int64> = []
+        /// Partial or damaged transactions.
+        var problems: [String] = []
+    }
+
+    /// Reads `snapshot` and checks that every transaction in it is whole.
+    static func contents(of snapshot: Snapshot) -> Contents {
+        var result = Contents()
+        guard let commitTable = snapshot.table(named: "Commit"), let entryTable = snapshot.table(named: "Entry") else {
+            if snapshot.table(named: "Commit") != nil || snapshot.table(named: "Entry") != nil {
+                result.problems.append("only one of the two tables of the schema commit exists")
+            }
+            return result
+        }
+        result.hasTables = true
+        result.commits.insert(schemaCommit)
+        var expectedRows: [Int64: Int] = [:]
+        commitTable.forEachObject { _, row in
+            guard case .int(let id) = row[0], case .int(let rows) = row[1], rows == Int64(rowCount(id)) else {
+                result.problems.append("malformed Commit row \(row.values)")
+                return
+            }
+            expectedRows[id] = Int(rows)
+            result.commits.insert(id)
+        }
+        var foundRows: [Int64: Int] = [:]
+        entryTable.forEachObject { _, row in
+            guard case .int(let key) = row[0], case .int(let id) = row[1], case .string(let payload) = row[2],
+                  key / 16 == id, payload == Self.payload(id, Int(key % 16)) else {
+                result.problems.append("damaged Entry row (key \(row[0]), commit \(row[1]))")
+                return
+            }
+            foundRows[id, default: 0] += 1
+        }
+        for (id, rows) in expectedRows where foundRows[id] != rows {
+            result.problems.append("commit \(id) is partial: \(foundRows[id] ?? 0) of \(rows) rows")
+        }
+        for id in foundRows.keys where expectedRows[id] == nil {
+            result.problems.append("entries of commit \(id) without its Commit row")
+        }
+        return result
+    }
+}
