@@ -30,8 +30,6 @@ private enum Decoder: String {
 /// /dev/shm exists, since every input is written out).
 private struct Scratch: Sendable {
     let directory: String
-    /// Valid headers of log segments 1 and 2, as the log writes them.
-    let segmentHeaders: [[UInt8]]
 
     var storePath: String { directory + "/fuzz.strata" }
 
@@ -39,19 +37,8 @@ private struct Scratch: Sendable {
         let root = FileManager.default.fileExists(atPath: "/dev/shm") ? "/dev/shm" : "/tmp"
         let directory = root + "/strata-storage-fuzz-\(ProcessInfo.processInfo.processIdentifier)"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let store = directory + "/headers.strata"
-        do {
-            let (log, _) = try CommitLog.open(storePath: store, checkpointVersion: 0)
-            try log.rotate()
-            let headers = try CommitLog.segmentPaths(storePath: store).map {
-                try POSIXFile(path: $0, mode: .readOnly).readAll()
-            }
-            try CommitLog.removeAll(storePath: store)
-            atexit { try? FileManager.default.removeItem(atPath: Scratch.shared.directory) }
-            return Scratch(directory: directory, segmentHeaders: headers)
-        } catch {
-            fatalError("cannot prepare the scratch directory \(directory): \(error)")
-        }
+        atexit { try? FileManager.default.removeItem(atPath: Scratch.shared.directory) }
+        return Scratch(directory: directory)
     }()
 }
 
@@ -63,23 +50,37 @@ private let decoder: Decoder = {
     return decoder
 }()
 
-/// Seals the bytes as log records with valid checksums: each record takes a length byte, a
-/// version byte (0: the next version; otherwise added to the previous one) and that many
-/// payload bytes.
-private func sealedRecords(_ bytes: ArraySlice<UInt8>, firstVersion: inout UInt64) -> [UInt8] {
-    var output: [UInt8] = []
+/// Splits the bytes into records: each takes a length byte, a version byte (0: the next
+/// version; otherwise added to the previous one) and that many payload bytes.
+private func records(_ bytes: ArraySlice<UInt8>, firstVersion: inout UInt64) -> [(version: UInt64, payload: [UInt8])] {
+    var output: [(UInt64, [UInt8])] = []
     var rest = bytes
     while rest.count >= 2 {
         let length = Int(rest.removeFirst())
         let step = rest.removeFirst()
         firstVersion = step == 0 ? firstVersion + 1 : firstVersion &+ UInt64(step) &- 1
-        var record = LogRecord.makeWriter(capacity: length)
-        record.writeRaw(rest.prefix(length))
+        output.append((firstVersion, Array(rest.prefix(length))))
         rest = rest.dropFirst(length)
-        LogRecord.seal(&record, version: firstVersion)
-        output += record.bytes
     }
     return output
+}
+
+/// Appends `records` through the real log writer (valid segment headers, record checksums and
+/// chain), rotating to a new segment before record `rotateAt`.
+private func writeLog(_ records: [(version: UInt64, payload: [UInt8])], rotateAt: Int?, storePath: String) {
+    do {
+        let (log, _) = try CommitLog.open(storePath: storePath)
+        for (index, record) in records.enumerated() {
+            if index == rotateAt { try log.rotate() }
+            var writer = LogRecord.makeWriter(capacity: record.payload.count)
+            writer.writeRaw(record.payload)
+            LogRecord.seal(&writer, version: record.version)
+            try log.append(writer.bytes)
+        }
+        try log.sync()
+    } catch {
+        fatalError("cannot write the log: \(error)")
+    }
 }
 
 private func write(_ bytes: [UInt8], to path: String) {
@@ -88,8 +89,9 @@ private func write(_ bytes: [UInt8], to path: String) {
     }
 }
 
-/// Mode (first byte % 4): 0 raw segment file; 1 a valid header, then raw bytes; 2 a valid
-/// header, then sealed records; 3 two segments of sealed records, split where the second byte says.
+/// Mode (first byte % 4): 0 raw segment file; 1 a valid segment header, then raw bytes; 2
+/// records written by the log writer; 3 the same over two segments, split where the second
+/// byte says.
 private func fuzzLog(_ input: [UInt8]) {
     let scratch = Scratch.shared
     try? CommitLog.removeAll(storePath: scratch.storePath)
@@ -99,13 +101,15 @@ private func fuzzLog(_ input: [UInt8]) {
     var version: UInt64 = 0
     switch mode % 4 {
     case 0: write(Array(rest), to: first)
-    case 1: write(scratch.segmentHeaders[0] + rest, to: first)
-    case 2: write(scratch.segmentHeaders[0] + sealedRecords(rest, firstVersion: &version), to: first)
+    case 1:
+        writeLog([], rotateAt: nil, storePath: scratch.storePath)
+        guard let header = try? POSIXFile(path: first, mode: .readOnly).readAll() else { fatalError("no segment") }
+        write(header + rest, to: first)
+    case 2: writeLog(records(rest, firstVersion: &version), rotateAt: nil, storePath: scratch.storePath)
     default:
-        let split = rest.startIndex + (rest.first.map { Int($0) * rest.count / 256 } ?? 0)
-        write(scratch.segmentHeaders[0] + sealedRecords(rest[..<split], firstVersion: &version), to: first)
-        write(scratch.segmentHeaders[1] + sealedRecords(rest[split...], firstVersion: &version),
-              to: scratch.storePath + ".log.0000000000000002")
+        let all = records(rest.dropFirst(), firstVersion: &version)
+        let split = rest.first.map { Int($0) * all.count / 256 } ?? 0
+        writeLog(all, rotateAt: split, storePath: scratch.storePath)
     }
     _ = try? StorageDecoding.recoverLog(storePath: scratch.storePath)
 }
@@ -124,7 +128,8 @@ private func fuzzCheckpoint(_ input: [UInt8]) {
         _ = try? StorageDecoding.decodeCheckpointFile(at: path)
     default:
         do {
-            try CheckpointFile.write(path: path, version: 0, payload: rest)
+            try CheckpointFile.write(path: path, header: CheckpointFile.Header(version: 0, storeID: 1, firstSegment: 1),
+                                     payload: rest)
         } catch {
             fatalError("cannot write the checkpoint: \(error)")
         }

@@ -41,7 +41,7 @@ package enum StorageDecoding {
     ///
     /// - Returns: the number of records recovered.
     package static func recoverLog(storePath: String) throws -> Int {
-        let (_, recovery) = try CommitLog.open(storePath: storePath, checkpointVersion: 0)
+        let (_, recovery) = try CommitLog.open(storePath: storePath)
         var snapshot = Snapshot.empty
         for record in recovery.records {
             let instructions = try record.payload.withUnsafeBytes { raw in

@@ -73,8 +73,9 @@ extension CommitLog {
     ///   header, the expected chain value (see ``LogRecord``) and payload checksum, and the next
     ///   version; a valid record with any other version is corruption.
     ///
-    /// The records kept (durable or not) are synced and marked durable before the log is used,
-    /// so later appends never sit behind a tail that could still vanish.
+    /// The records kept (durable or not) are written again, synced and marked durable before the
+    /// log is used, so later appends never sit behind a tail that could still vanish (rewritten,
+    /// because a sync that failed before a reopen may have left them in the page cache only).
     ///
     /// - Throws: ``StrataError/Code/corruptFile`` or ``StrataError/Code/invalidFileFormat``
     ///   (also for format 1 segments) naming the segment and offset; ``StrataError/Code/fileAccess``.
@@ -156,6 +157,15 @@ extension CommitLog {
         let truncated = UInt64(last.size) - end
         if truncated > 0 || last.scan.markedLength != end {
             if truncated > 0 { try last.file.truncate(to: end) }
+            // Write the kept records past the marker again before syncing them: after a failed
+            // sync (the store was poisoned, then reopened in the same boot) the kernel may have
+            // dropped those pages' write-back while the page cache still shows them, so a sync of
+            // the file alone would succeed without putting them on disk. Rewriting dirties them.
+            let unconfirmed = min(last.scan.markedLength, end)
+            if unconfirmed < end {
+                let bytes = try last.file.read(count: Int(end - unconfirmed), at: unconfirmed)
+                try last.file.write(bytes, at: unconfirmed)
+            }
             // Sync first: the marker may name only bytes already on stable storage. The marker
             // itself reaches the disk with the next sync (or earlier); either version is true.
             try last.file.sync()
