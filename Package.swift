@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "RealmSwiftCompatibilityTests", dependencies: ["RealmSwift"], swiftSettings: strictSettings),
         .testTarget(
-            name: "StrataEventdTests", dependencies: ["StrataEventd", "StrataTestSupport", "strata-eventd"],
+            name: "StrataEventdTests", dependencies: ["StrataEventd", "StrataStorage", "StrataTestSupport", "strata-eventd"],
             swiftSettings: strictSettings),
         .testTarget(name: "StrataNotifyTests", dependencies: ["StrataNotify"], swiftSettings: strictSettings),
         .testTarget(name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV"], swiftSettings: strictSettings),

@@ -88,6 +88,10 @@ struct EventDaemonCommand: ParsableCommand {
         if demo { DemoMode(port: daemon.tcpPort, authToken: options.authToken, logger: logger).start() }
         daemon.waitUntilStopped()
         withExtendedLifetime(signals) {}
+        if let failure = daemon.storeFailure {
+            throw DaemonError("the store refuses writes (\(failure)); every acknowledged event is on disk: "
+                              + "restart to recover")
+        }
     }
 }
 

@@ -44,13 +44,27 @@ public final class IngestWriter: @unchecked Sendable {
     private let statistics: DaemonStatistics
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
+    private let onStoreFailure: @Sendable (String) -> Void
+    private let failure = LockedValueBox<String?>(nil)
 
-    public init(configuration: Realm.Configuration, config: DaemonConfig, statistics: DaemonStatistics, logger: Logger) {
+    /// Creates a writer; ``start()`` starts its thread.
+    ///
+    /// - Parameter onStoreFailure: called once, on the writer's thread, when the store refuses
+    ///   every later write (a failed write or sync of its log, e.g. a full disk: see
+    ///   ``storeFailure``). From then on every event is refused with `store_failed`.
+    public init(configuration: Realm.Configuration, config: DaemonConfig, statistics: DaemonStatistics, logger: Logger,
+                onStoreFailure: @escaping @Sendable (String) -> Void = { _ in }) {
         self.configuration = configuration
         self.config = config
         self.statistics = statistics
         self.logger = logger
+        self.onStoreFailure = onStoreFailure
     }
+
+    /// Why the store refuses writes, once it does: a write or sync of its commit log failed
+    /// (Strata then refuses every later commit until the store is reopened, because the data of
+    /// a failed sync may be gone from the disk). Every event acknowledged before is durable.
+    public var storeFailure: String? { failure.withLockedValue { $0 } }
 
     /// Starts the writer thread.
     public func start() {
@@ -101,6 +115,10 @@ public final class IngestWriter: @unchecked Sendable {
             }
             if batch.isEmpty { return }
             commit(batch, in: realm)
+            if let failure = storeFailure {
+                failAll(.storeFailed(failure))
+                return
+            }
         }
     }
 
@@ -109,6 +127,15 @@ public final class IngestWriter: @unchecked Sendable {
     /// one event the store refuses fails alone and the others are stored.
     private func commit(_ batch: [Submission], in realm: Realm) {
         guard let error = commitTogether(batch, in: realm) else { return }
+        if Self.refusesLaterWrites(error) {
+            let reason = "\(error)"
+            logger.critical("the store refuses writes from now on: \(reason)")
+            for submission in batch { submission.done(.failure(.storeFailed(reason))) }
+            statistics.noteRejected("store_failed", count: batch.count)
+            failure.withLockedValue { $0 = reason }
+            onStoreFailure(reason)
+            return
+        }
         guard batch.count > 1 else {
             logger.error("ingest commit failed: \(error)")
             batch[0].done(.failure(.storeFailed("\(error)")))
@@ -160,6 +187,14 @@ public final class IngestWriter: @unchecked Sendable {
         statistics.noteCommit(batch: batch, outcomes: outcomes, latency: elapsed)
         for (submission, outcome) in zip(batch, outcomes) { submission.done(.success(outcome)) }
         return nil
+    }
+
+    /// Whether `error` means the store refuses every later commit: its log could not be written
+    /// or synced (the first such failure poisons it until it is reopened), so retrying an event
+    /// cannot help and the writer stops.
+    static func refusesLaterWrites(_ error: any Error) -> Bool {
+        guard let underlying = (error as? Realm.Error)?.underlying ?? (error as? StrataError) else { return false }
+        return underlying.code == .poisoned || underlying.code == .fileAccess
     }
 
     /// Creates an `Alert` for every newly stored event that matches an alert rule.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Strata
+import StrataSupport
 
 /// Where and how the daemon runs.
 public struct DaemonOptions: Sendable {
@@ -39,6 +40,7 @@ public final class EventDaemon: @unchecked Sendable {
     private let configuration: Realm.Configuration
     private var state: LoopState?
     private let stopped = DispatchSemaphore(value: 0)
+    private let stopRequested = LockedValueBox(false)
 
     /// What lives on the loop thread.
     private final class LoopState {
@@ -63,8 +65,25 @@ public final class EventDaemon: @unchecked Sendable {
         }
         self.configuration = configuration
         statistics = DaemonStatistics(windowSeconds: options.config.counters.windowSeconds)
-        writer = IngestWriter(configuration: configuration, config: options.config, statistics: statistics, logger: logger)
+        let relay = StoreFailureRelay()
+        writer = IngestWriter(configuration: configuration, config: options.config, statistics: statistics, logger: logger,
+                              onStoreFailure: { reason in relay.daemon?.storeFailed(reason) })
         loop = try EventLoop.startThread(name: "strata-eventd")
+        relay.daemon = self
+    }
+
+    /// Why the daemon stopped on its own, if it did: the store refused writes (a write or sync
+    /// of its log failed, e.g. on a full disk). Every event acknowledged before is durable;
+    /// restarting the daemon reopens the store and recovers.
+    public var storeFailure: String? { writer.storeFailure }
+
+    /// The store refuses every later write: refuse what is queued, answer every client, close
+    /// and stop, so the process can exit non-zero and a supervisor restart it (reopening the
+    /// store is what recovers it, and other Realms of this process hold it open).
+    private func storeFailed(_ reason: String) {
+        logger.critical("the store refuses writes (\(reason)); stopping so that a restart recovers it")
+        // `stop()` waits for the writer thread, which is the caller: stop from another thread.
+        Thread.detachNewThread { [self] in stop() }
     }
 
     /// The TCP port the daemon listens on (after ``start()``).
@@ -139,8 +158,13 @@ public final class EventDaemon: @unchecked Sendable {
     }
 
     /// Stops accepting, commits and acknowledges what was received, closes every connection
-    /// and the loop. Call from any thread but the loop's.
+    /// and the loop. Call from any thread but the loop's; calls after the first return at once.
     public func stop() {
+        let first = stopRequested.withLockedValue { requested in
+            defer { requested = true }
+            return !requested
+        }
+        guard first else { return }
         let closed = DispatchSemaphore(value: 0)
         loop.execute { [self] in
             for server in state?.servers ?? [] { server.stopAccepting() }
@@ -169,14 +193,23 @@ public final class EventDaemon: @unchecked Sendable {
     public var stats: JSONValue { statistics.snapshot(queueDepth: writer.queueDepth) }
 }
 
-/// A daemon start-up failure.
+/// A daemon failure: at start-up, or the store failing while it runs.
 public struct DaemonError: Error, CustomStringConvertible {
+    /// What went wrong, in one line.
     public let description: String
-    init(_ description: String) { self.description = description }
+    /// A failure described by `description`.
+    public init(_ description: String) { self.description = description }
 }
 
 /// Carries a start-up error back from the loop thread.
 private final class UnsafeResultBox: @unchecked Sendable {
     // Safety: written on the loop thread before the semaphore is signalled, read after the wait.
     var error: (any Error)?
+}
+
+/// Lets the writer, created before the daemon is, report a store failure to it.
+private final class StoreFailureRelay: @unchecked Sendable {
+    // Safety: `daemon` is set once at the end of `EventDaemon.init`, before the writer thread
+    // starts (in `start()`), and only read after that.
+    weak var daemon: EventDaemon?
 }
