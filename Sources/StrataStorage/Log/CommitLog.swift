@@ -63,25 +63,24 @@ public final class CommitLog: Sendable {
     public func append(_ record: [UInt8]) throws {
         try poison.check()
         let (file, offset, chain) = current.withLockedValue { ($0.file, $0.appendOffset, $0.chain) }
-        let (version, nextChain) = try record.withUnsafeBytes { (raw) throws -> (UInt64, UInt32) in
+        let sealed = record.withUnsafeBytes { raw -> LogRecord.Header in
             guard let sealed = LogRecord.header(in: raw, at: 0),
                   sealed.payloadLength == raw.count - LogRecord.headerSize
             else { preconditionFailure("CommitLog.append takes a record built with LogRecord.seal") }
-            let header = LogRecord.encodeHeader(payloadLength: sealed.payloadLength, version: sealed.version,
-                                                payloadCRC: sealed.payloadCRC, chain: chain)
-            try file.write(header, at: offset)
-            if sealed.payloadLength > 0 {
-                try file.write(UnsafeRawBufferPointer(rebasing: raw[LogRecord.headerSize...]),
-                               at: offset + UInt64(LogRecord.headerSize))
-            }
-            let headerCRC = header.withUnsafeBytes {
-                UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
-            }
-            return (sealed.version, headerCRC)
+            return sealed
+        }
+        let header = LogRecord.encodeHeader(payloadLength: sealed.payloadLength, version: sealed.version,
+                                            payloadCRC: sealed.payloadCRC, chain: chain)
+        // One write of the whole record (one system call per commit), its header chained.
+        var chained = record
+        chained.replaceSubrange(0..<LogRecord.headerSize, with: header)
+        try file.write(chained, at: offset)
+        let nextChain = header.withUnsafeBytes {
+            UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
         }
         current.withLockedValue {
             $0.appendOffset = offset + UInt64(record.count)
-            $0.lastVersion = version
+            $0.lastVersion = sealed.version
             $0.chain = nextChain
         }
     }
