@@ -16,7 +16,7 @@ final class APIPerson: Object {
     @Persisted var dogs: List<APIDog>
 }
 
-final class APIDog: Object {
+final class APIDog: Object, ObjectKeyIdentifiable {
     @Persisted var name: String
     @Persisted var age: Int
 }

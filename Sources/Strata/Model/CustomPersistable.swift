@@ -57,6 +57,10 @@ extension FailableCustomPersistable {
 extension _CustomPersistable {
     public static var _rlmColumn: _ColumnDescription { PersistedType._rlmColumn }
 
+    public static var _rlmDynamicType: any _Persistable.Type { PersistedType._rlmDynamicType }
+
+    public var _rlmDynamicValue: Any { persistableValue._rlmDynamicValue }
+
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self {
         guard let converted = _rlmFromStoredIfValid(value, context) else {
             preconditionFailure("Failed to convert the stored value \(value) to \(Self.self)")

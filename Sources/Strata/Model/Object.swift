@@ -16,7 +16,10 @@ import StrataEngine
 ///
 /// Managed objects with a primary key are equal when they are the same row; managed objects
 /// without one are equal only to themselves (use ``isSameObject(as:)``).
-open class Object: ObjectBase, ObjectKeyIdentifiable {
+///
+/// As in Realm Swift, `Object` is not `Identifiable` itself: declare
+/// `class Item: Object, ObjectKeyIdentifiable` to get a stable `id`.
+open class Object: ObjectBase {
     /// Creates an unmanaged object with default values.
     public required init() {
         super.init()
@@ -33,7 +36,13 @@ open class Object: ObjectBase, ObjectKeyIdentifiable {
     }
 
     /// The name of the primary key property, or nil.
+    ///
+    /// Declare the key with `@Persisted(primaryKey: true)`. Realm's older spelling, an override
+    /// returning a property name, is honoured too when it names a `@Persisted` property of a
+    /// primary-key type (schema discovery throws ``Realm/Error`` with code `invalidSchema`
+    /// otherwise, with the `@Persisted` spelling to use).
     open class func primaryKey() -> String? {
+        if LegacyDeclarations.isReading { return nil }
         let info = ClassInfo.known(self)
         return info.primaryKey.map { info.properties[$0].name }
     }
@@ -94,15 +103,31 @@ extension EmbeddedObject: Equatable, Hashable {
     }
 }
 
-/// Gives managed objects a stable identifier, as Realm Swift's protocol of that name (used by
-/// SwiftUI lists on Apple platforms; a stable `id` anywhere else).
+/// Gives model objects and projections a stable `id`, as Realm Swift's protocol of that name:
+/// declare it on the model (`class Item: Object, ObjectKeyIdentifiable`).
+///
+/// A managed object's `id` comes from its table and object key: every accessor of the object,
+/// in any `Realm` instance of the file, at any version, has the same `id`, and two objects
+/// never share one. An unmanaged object's `id` is the instance's identity (it changes when the
+/// object is added, as in Realm). A projection's `id` is its root object's.
 public protocol ObjectKeyIdentifiable: Identifiable {}
 
-extension ObjectKeyIdentifiable where Self: ObjectBase {
-    /// The same number for every accessor of one managed object, across refreshes; the
-    /// instance's identity while unmanaged.
-    public var id: UInt64 {
+extension ObjectBase {
+    /// The `ObjectKeyIdentifiable` id: the table and object key when managed, the instance's
+    /// identity otherwise.
+    var objectKeyIdentifier: UInt64 {
         guard let handle else { return UInt64(UInt(bitPattern: ObjectIdentifier(self).hashValue)) }
         return UInt64(handle.table.key.rawValue) << 48 ^ UInt64(bitPattern: handle.key.rawValue)
     }
+}
+
+extension ObjectKeyIdentifiable where Self: ObjectBase {
+    /// The same number for every accessor of one managed object, across Realm instances and
+    /// refreshes; the instance's identity while unmanaged.
+    public var id: UInt64 { objectKeyIdentifier }
+}
+
+extension ObjectKeyIdentifiable where Self: ProjectionObservable {
+    /// The `id` of the projected root object.
+    public var id: UInt64 { rootObject.objectKeyIdentifier }
 }

@@ -26,6 +26,24 @@ open class ObjectBase: CustomStringConvertible {
     /// The class name used in the schema: the Swift type's name.
     open class func className() -> String { String(describing: self) }
 
+    /// Realm's pre-`@Persisted` way to index properties: the names returned are indexed, as with
+    /// `@Persisted(indexed: true)`, which is the preferred spelling.
+    ///
+    /// Each name must be a `@Persisted` property of an indexable type; schema discovery throws
+    /// ``Realm/Error`` with code `invalidSchema` otherwise.
+    ///
+    /// - Returns: The names of the properties to index; none by default.
+    open class func indexedProperties() -> [String] { [] }
+
+    /// Realm's pre-`@Persisted` way to leave properties out of the schema.
+    ///
+    /// Only `@Persisted` properties are stored, so others need not be listed; a listed name that
+    /// is `@Persisted` makes schema discovery throw ``Realm/Error`` with code `invalidSchema`
+    /// (remove `@Persisted` instead).
+    ///
+    /// - Returns: The names of properties not to store; none by default.
+    open class func ignoredProperties() -> [String] { [] }
+
     /// The Realm managing the object, or nil if it is unmanaged.
     public var realm: Realm? { handle?.realm }
 
@@ -48,7 +66,7 @@ open class ObjectBase: CustomStringConvertible {
     /// Points every persisted property of this instance at its column in `handle`'s Realm.
     func bind(to handle: ObjectHandle) {
         for (index, property) in handle.table.classInfo.properties.enumerated() {
-            property.accessor.bind(at: address(of: property), property: index)
+            property.accessor.bind(at: address(of: property), property: index, owner: self)
         }
         self.handle = handle
     }
@@ -57,6 +75,11 @@ open class ObjectBase: CustomStringConvertible {
 
     /// Reads or writes a property by name, as Realm Swift's `object["name"]`.
     ///
+    /// The value has the property's persisted type: a `URL` property stored as a `String`
+    /// (``FailableCustomPersistable``) reads a `String`, and a managed object accepts any
+    /// `String` for it (a typed read of a string that is not a URL then gives nil for an
+    /// optional property).
+    ///
     /// Reading an unknown name returns nil. Writing an unknown name or a value of the wrong type
     /// traps with a message (as Realm's key-value coding raises); on a managed object the write
     /// needs a write transaction.
@@ -64,8 +87,16 @@ open class ObjectBase: CustomStringConvertible {
         get {
             guard let info = try? ClassInfo.of(type(of: self)), let index = info.propertyIndex[key] else { return nil }
             let property = info.properties[index]
-            if let handle { return handle.readAny(property: index) }
-            return property.accessor.unmanagedValue(at: address(of: property))
+            var value: Any
+            if let handle {
+                value = handle.readAny(property: index)
+            } else {
+                value = property.accessor.unmanagedValue(at: address(of: property))
+                value = (value as? any _Persistable)?._rlmDynamicValue ?? value
+            }
+            // A nil optional reads as nil, as in Realm, not as an `Optional` boxed in `Any`.
+            if let optional = value as? any _FlattenableOptional { return optional.flattened }
+            return value
         }
         set {
             let info = ClassInfo.known(type(of: self))

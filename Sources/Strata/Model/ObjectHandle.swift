@@ -76,9 +76,11 @@ struct ObjectHandle {
         return V._rlmFromStored(value, context(column: column))
     }
 
-    /// Reads a property as `Any` (the dynamic API).
+    /// Reads a property as `Any` (the dynamic API), as its persisted type: a `URL` property
+    /// stored as a `String` reads a `String`.
     func readAny(property: Int) -> Any {
-        read(property: property, using: table.classInfo.properties[property].accessor.valueType)
+        let type: any _Persistable.Type = table.classInfo.properties[property].accessor.valueType._rlmDynamicType
+        return read(property: property, using: type)
     }
 
     private func read<V: _Persistable>(property: Int, using type: V.Type) -> Any {
@@ -111,7 +113,11 @@ struct ObjectHandle {
             return
         }
         let described = info.properties[property]
-        guard let stored = Self.stored(value, as: described.accessor.valueType, context) else {
+        // The property's own type first (a `URL` given for a `URL` property), then its persisted
+        // type (any `String` for it, valid URL or not, as Realm's dynamic API allows).
+        let valueType = described.accessor.valueType
+        let dynamicType: any _Persistable.Type = valueType._rlmDynamicType
+        guard let stored = Self.stored(value, as: valueType, context) ?? Self.stored(value, as: dynamicType, context) else {
             preconditionFailure("Invalid value '\(value)' for property '\(described.name)' of '\(info.className)'")
         }
         store(stored, property: property)

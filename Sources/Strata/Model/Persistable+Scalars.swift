@@ -187,6 +187,19 @@ extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
         Wrapped._rlmTracePlaceholder(tracer).map { .some($0) }
     }
 
+    public static var _rlmDynamicType: any _Persistable.Type {
+        func optional<T: _PersistableInsideOptional>(_: T.Type) -> any _Persistable.Type { T?.self }
+        guard let wrapped = Wrapped._rlmDynamicType as? any _PersistableInsideOptional.Type else { return Self.self }
+        return optional(wrapped)
+    }
+
+    public var _rlmDynamicValue: Any {
+        switch self {
+        case .some(let wrapped): wrapped._rlmDynamicValue
+        case .none: Self.none as Any
+        }
+    }
+
     public static func _rlmFromAny(_ value: Any) -> Wrapped?? {
         if value is NSNull { return .some(nil) }
         if let optional = value as? Wrapped?, optional == nil { return .some(nil) }

@@ -74,6 +74,11 @@ public protocol _Persistable {
     /// While a key path is traced, the value a property read returns so the path can go on (a
     /// traced object for links); nil to return the instance's own default.
     static func _rlmTracePlaceholder(_ tracer: KeyPathTracer) -> Self?
+    /// The type dynamic access (`object["name"]`, migrations) reads and writes: `Self`, or the
+    /// persisted type of a custom-persisted type (`String` for a `URL`), as Realm's schema shows.
+    static var _rlmDynamicType: any _Persistable.Type { get }
+    /// The value as dynamic access shows it: itself, or its persisted form.
+    var _rlmDynamicValue: Any { get }
 }
 
 /// A `_Persistable` type that can be the wrapped type of an optional property.
@@ -95,4 +100,8 @@ extension _Persistable {
     }
 
     public static func _rlmTracePlaceholder(_ tracer: KeyPathTracer) -> Self? { nil }
+
+    public static var _rlmDynamicType: any _Persistable.Type { Self.self }
+
+    public var _rlmDynamicValue: Any { self }
 }

@@ -8,7 +8,7 @@ protocol PersistedAccessor {
     static var column: _ColumnDescription { get }
     static var valueType: any _Persistable.Type { get }
     static func declaration(at address: UnsafeMutableRawPointer) -> (indexed: Bool, primaryKey: Bool, origin: String?)
-    static func bind(at address: UnsafeMutableRawPointer, property: Int)
+    static func bind(at address: UnsafeMutableRawPointer, property: Int, owner: ObjectBase)
     static func unbind(at address: UnsafeMutableRawPointer, value: Any)
     static func unmanagedStoredValue(at address: UnsafeMutableRawPointer, _ context: _WriteContext) -> StrataEngine.Value
     static func unmanagedValue(at address: UnsafeMutableRawPointer) -> Any
@@ -34,12 +34,14 @@ extension Persisted: PersistedAccessor {
         return (property.pointee.isIndexed, property.pointee.isPrimaryKey, origin)
     }
 
-    static func bind(at address: UnsafeMutableRawPointer, property: Int) {
+    static func bind(at address: UnsafeMutableRawPointer, property: Int, owner: ObjectBase) {
         storage(address).pointee.managedProperty = property
+        storage(address).pointee.managedOwner = Unmanaged.passUnretained(owner)
     }
 
     static func unbind(at address: UnsafeMutableRawPointer, value: Any) {
         storage(address).pointee.managedProperty = -1
+        storage(address).pointee.managedOwner = nil
         if let value = value as? Value { storage(address).pointee.state = .unmanaged(value) }
     }
 

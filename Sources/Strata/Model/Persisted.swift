@@ -32,6 +32,9 @@ public struct Persisted<Value: _Persistable> {
     /// -1 while unmanaged. Declared first, so binding an accessor writes one integer at a fixed
     /// place, without the generic metadata of `State`.
     @usableFromInline var managedProperty = -1
+    /// On a managed object, the object holding this storage (unretained: the storage lives
+    /// inside it), so that encoding the storage (synthesized `Encodable`) can read the Realm.
+    @usableFromInline var managedOwner: Unmanaged<ObjectBase>?
     /// The unmanaged value (a managed object keeps the value it had when it was made).
     @usableFromInline var state: State
     @usableFromInline let isIndexed: Bool

@@ -19,8 +19,15 @@ extension Realm {
     /// Must be called inside a write transaction (traps otherwise). A duplicate primary key with
     /// `.error`, an object managed by another Realm, or an invalidated object cancels the write,
     /// which then throws the ``Realm/Error`` (Realm Swift's `add` does not throw, and neither
-    /// does this).
+    /// does this). `update` must be `.error` for a class without a primary key: anything else
+    /// traps with Realm's message ("'Dog' does not have a primary key and can not be updated"),
+    /// as Realm Swift raises there.
     public func add(_ object: Object, update: UpdatePolicy = .error) {
+        if update != .error {
+            let info = ClassInfo.known(type(of: object))
+            precondition(info.primaryKey != nil,
+                         "'\(info.className)' does not have a primary key and can not be updated")
+        }
         var context = requireWrite(modifying: "add, remove, or create")
         context = _WriteContext(realm: self, update: update)
         _ = link(to: object, context)

@@ -14,8 +14,8 @@ struct PropertyInfo: @unchecked Sendable {
     let accessor: any PersistedAccessor.Type
     /// How the value is stored.
     let column: _ColumnDescription
-    let isIndexed: Bool
-    let isPrimaryKey: Bool
+    var isIndexed: Bool
+    var isPrimaryKey: Bool
     /// For `LinkingObjects`, the property of the origin type that links here.
     let originProperty: String?
 
@@ -97,9 +97,12 @@ final class ClassInfo: Sendable {
         var fields: [String: (offset: Int, accessor: any PersistedAccessor.Type)] = [:]
         // `.classType` is the stdlib's `_EachFieldOptions(rawValue: 1 << 0)`; spelled out because the
         // static property is not concurrency-safe.
+        var unwrapped: [(name: String, type: Any.Type)] = []
         _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { name, offset, fieldType, _ in
             if let accessor = fieldType as? any PersistedAccessor.Type {
                 fields[String(cString: name)] = (offset, accessor)
+            } else if fieldType is any _Persistable.Type {
+                unwrapped.append((String(cString: name), fieldType))
             }
             return true
         }
@@ -112,7 +115,8 @@ final class ClassInfo: Sendable {
         }
         var properties: [PropertyInfo] = []
         let base = Unmanaged.passUnretained(prototype).toOpaque()
-        for child in mirrors.flatMap(\.children) {
+        let children = mirrors.flatMap(\.children)
+        for child in children {
             guard let label = child.label, label.hasPrefix("_"), let field = fields[label] else { continue }
             let name = String(label.dropFirst())
             let declaration = field.accessor.declaration(at: base.advanced(by: field.offset))
@@ -124,6 +128,9 @@ final class ClassInfo: Sendable {
         }
         let className = type.className()
         func invalid(_ message: String) -> Realm.Error { Realm.Error(Realm.Error.invalidSchema, message) }
+        try LegacyDeclarations.rejectUnwrapped(unwrapped, of: type, children: children,
+                                               hasPersistedProperties: !properties.isEmpty)
+        try LegacyDeclarations.read(from: type).apply(to: &properties, className: className)
         let keys = properties.indices.filter { properties[$0].isPrimaryKey }
         if keys.count > 1 {
             throw invalid("Properties '\(properties[keys[0]].name)' and '\(properties[keys[1]].name)' are both "
