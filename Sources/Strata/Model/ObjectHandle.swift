@@ -117,7 +117,8 @@ struct ObjectHandle {
         // type (any `String` for it, valid URL or not, as Realm's dynamic API allows).
         let valueType = described.accessor.valueType
         let dynamicType: any _Persistable.Type = valueType._rlmDynamicType
-        guard let stored = Self.stored(value, as: valueType, context) ?? Self.stored(value, as: dynamicType, context) else {
+        guard let stored = Self.stored(value, as: valueType, context)
+            ?? Self.stored(value, as: dynamicType, context) else {
             preconditionFailure("Invalid value '\(value)' for property '\(described.name)' of '\(info.className)'")
         }
         store(stored, property: property)

@@ -104,7 +104,7 @@ struct CodableModelTests {
         #expect(try encoder().encode(decoded) == data)
     }
 
-    @Test("ObjectId and Decimal128 encode as strings, List and MutableSet as arrays, Map and embedded objects as objects")
+    @Test("ObjectId and Decimal128 encode as strings, lists and sets as arrays, maps and embedded objects as objects")
     func encodedShapes() throws {
         let data = try encoder().encode(sample())
         let json = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

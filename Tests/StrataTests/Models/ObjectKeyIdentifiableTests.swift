@@ -19,6 +19,11 @@ final class IdentifiedHolder: Object, ObjectKeyIdentifiable {
     @Persisted var note: IdentifiedNote?
 }
 
+/// A model that is `Identifiable` through its own `id` property, as many SwiftUI models are.
+final class OwnIdentifiedItem: Object, Identifiable {
+    @Persisted(primaryKey: true) var id: ObjectId
+}
+
 final class IdentifiedItemView: Projection<IdentifiedItem>, ObjectKeyIdentifiable {
     @Projected(\IdentifiedItem.name) var name
 }
@@ -42,6 +47,9 @@ struct ObjectKeyIdentifiableTests {
         #expect(!isIdentifiable(EmbeddedObject.self))
         #expect(isIdentifiable(IdentifiedNote.self))
         #expect(isIdentifiable(IdentifiedItemView.self))
+        let own = OwnIdentifiedItem()
+        let id: ObjectId = own.id
+        #expect(own.id == id)
     }
 
     @Test("A managed object's id is the same in every Realm instance of the file, across refreshes and writes")
