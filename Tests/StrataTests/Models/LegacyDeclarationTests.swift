@@ -144,11 +144,13 @@ struct LegacyDeclarationTests {
 
     @Test("add(_:update: .modified) on a class without a primary key traps with Realm's message")
     func updateWithoutPrimaryKeyTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "legacy-no-key",
                                                                       objectTypes: [LegacyNoKey.self]))
             try! realm.write { realm.add(LegacyNoKey(), update: .modified) }
         }
+        let output = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(output.contains("'LegacyNoKey' does not have a primary key and can not be updated"), "\(output)")
         await #expect(processExitsWith: .failure) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "legacy-no-key-all",
                                                                       objectTypes: [LegacyNoKey.self]))
