@@ -112,7 +112,7 @@ struct ObjectHandle {
         }
         let described = info.properties[property]
         guard let stored = Self.stored(value, as: described.accessor.valueType, context) else {
-            preconditionFailure("Invalid value '\(value)' for property '\(described.name)' of '\(info.className)'")
+            preconditionFailure(ObjectValueFiller.invalidValue(value, for: described, of: info).message)
         }
         store(stored, property: property)
     }
