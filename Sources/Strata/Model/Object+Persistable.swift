@@ -25,8 +25,13 @@ extension _PersistableInsideOptional where Self: ObjectBase {
     /// a value in it does not fit its property.
     static func copy(from value: Any) -> Self? {
         let object = Self()
-        guard (try? ObjectValueFiller.fill(object, from: value)) != nil else { return nil }
-        return object
+        do {
+            try ObjectValueFiller.fill(object, from: value)
+            return object
+        } catch {
+            NestedFailure.current?.record(error)
+            return nil
+        }
     }
 }
 

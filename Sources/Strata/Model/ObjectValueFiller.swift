@@ -15,12 +15,22 @@ enum ObjectValueFiller {
     ///   the wrong shape or type; `object` may then be partly filled.
     @discardableResult
     static func fill(_ object: ObjectBase, from value: Any) throws(Realm.Error) -> Set<String> {
+        guard NestedFailure.current != nil else {
+            // The outermost fill: nested fills (linked and embedded objects) record their error
+            // here, so the message names the innermost property, as Realm's does.
+            return try NestedFailure.$current.withValue(NestedFailure()) {
+                Result { () throws(Realm.Error) in try fill(object, from: value) }
+            }.get()
+        }
         let info = ClassInfo.known(type(of: object))
         let stored = info.properties.filter { !$0.isLinkingObjects }
         var given = Set<String>()
+        let failures = NestedFailure.current
         func set(_ property: PropertyInfo, _ newValue: Any) throws(Realm.Error) {
+            // A nested error is only this property's cause when its conversion fails.
+            defer { _ = failures?.take() }
             guard property.accessor.setUnmanaged(at: object.address(of: property), value: newValue) else {
-                throw invalidValue(newValue, for: property, of: info)
+                throw failures?.take() ?? invalidValue(newValue, for: property, of: info)
             }
             given.insert(property.name)
         }
@@ -68,5 +78,28 @@ enum ObjectValueFiller {
         case .set: return "set<\(name)>"
         case .dictionary: return "dictionary<string, \(name)>"
         }
+    }
+}
+
+/// The error of a nested fill that failed inside a loosely typed conversion (which can only say
+/// nil), kept for the enclosing fill to throw.
+final class NestedFailure: @unchecked Sendable {
+    // Safety: created by one outermost fill and used only on the thread running it; the
+    // task-local carries it down the synchronous conversion, never to another thread.
+
+    /// The failure box of the fill running on this thread, if any.
+    @TaskLocal static var current: NestedFailure?
+
+    private var error: Realm.Error?
+
+    /// Keeps the first error recorded since the last ``take()``.
+    func record(_ error: Realm.Error) {
+        if self.error == nil { self.error = error }
+    }
+
+    /// The recorded error, clearing it.
+    func take() -> Realm.Error? {
+        defer { error = nil }
+        return error
     }
 }

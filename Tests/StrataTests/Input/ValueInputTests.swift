@@ -121,6 +121,15 @@ struct ValueInputTests {
         #expect(throws: Realm.Error.self) {
             try realm.write { realm.create(InputPet.self, value: ["a", 1, 2.0, NSNull(), NSNull(), "too many"]) }
         }
+        do {
+            try realm.write {
+                realm.create(InputPerson.self, value: ["id": 9, "pets": [["name": "Rex"], ["name": "Tom", "age": "3"]]])
+            }
+            Issue.record("create with a string for a nested int property did not fail")
+        } catch let error as Realm.Error {
+            #expect(error.message.hasPrefix("Invalid value '3' of type "))
+            #expect(error.message.hasSuffix(" for 'int' property 'InputPet.age'."))
+        }
     }
 
     @Test("Object(value:) with a value of the wrong type traps with Realm's message, not a failed cast")
