@@ -134,9 +134,12 @@ struct ValueInputTests {
 
     @Test("Object(value:) with a value of the wrong type traps with Realm's message, not a failed cast")
     func objectValueWrongTypeTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = InputPet(value: ["name": "Rex", "age": "three"])
+            exit(0)
         }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("Invalid value 'three' of type 'String' for 'int' property 'InputPet.age'."), "\(stderr)")
     }
 
     @Test("create(_:value:update: .modified) with a dictionary updates only the keys given")

@@ -36,9 +36,12 @@ struct KeyValueCodingTests {
 
     @Test("Object.value(forKey:) with a name that is not a property traps, as Realm raises")
     func objectValueForUnknownKeyTraps() async {
-        await #expect(processExitsWith: .failure) {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
             _ = InputPet().value(forKey: "color")
+            exit(0)
         }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("Invalid property name 'color' for class 'InputPet'."), "\(stderr)")
     }
 
     @Test("Object.setValue(_:forKey:) writes a property by name, converting NSNumber; nil clears an optional")
@@ -122,11 +125,14 @@ struct KeyValueCodingTests {
 
     @Test("setValue(_:forKey:) on managed Results outside a write traps, as Realm raises")
     func collectionSetValueOutsideWriteTraps() async {
-        await #expect(processExitsWith: .failure) {
-            let realm = try! Realm(configuration: Realm.Configuration(
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try Realm(configuration: Realm.Configuration(
                 inMemoryIdentifier: "kvc-trap", objectTypes: [InputPerson.self, InputAddress.self, InputPet.self]))
-            try! realm.write { realm.create(InputPet.self, value: ["name": "Rex"]) }
+            try realm.write { realm.create(InputPet.self, value: ["name": "Rex"]) }
             realm.objects(InputPet.self).setValue(1, forKey: "age")
+            exit(0)
         }
+        let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(stderr.contains("outside of a write transaction"), "\(stderr)")
     }
 }
