@@ -129,7 +129,9 @@ extension KeyValueCoding {
             return number
         }
         if numbers.allSatisfy({ if case .integer = $0 { true } else { false } }) {
-            return numbers.reduce(0) { total, number in total &+ Int(truncatingIfNeeded: number.integer(as: Int64.self)!) }
+            return numbers.reduce(0) { total, number in
+                total &+ Int(truncatingIfNeeded: number.integer(as: Int64.self)!)
+            }
         }
         if !values.isEmpty, values.allSatisfy({ $0 is Float }) {
             return values.reduce(Float(0)) { $0 + ($1 as! Float) }

@@ -190,7 +190,8 @@ extension Realm {
     private func updateEmbeddedInPlace(_ value: Any, at path: PropertyPath, _ context: _WriteContext) -> Bool {
         guard let embedded = KeyValueCoding.flattened(value) as? EmbeddedObject, embedded.handle == nil,
               let given = context.givenKeys?.names(for: embedded), let transaction,
-              case .link(let existing)? = transaction.snapshot.table(path.table)?.value(of: path.object, column: path.column),
+              let current = transaction.snapshot.table(path.table)?.value(of: path.object, column: path.column),
+              case .link(let existing) = current,
               let info = try? ClassInfo.of(type(of: embedded)),
               let table = tableInfo(forKey: existing.table, expecting: type(of: embedded)) else { return false }
         let values = info.properties.map { property -> Any? in

@@ -28,7 +28,9 @@ enum LooseNumber {
         switch value {
         case let flag as Bool: self = .bool(flag)
         case let number as any BinaryInteger:
-            if let signed = Int64(exactly: number) { self = .integer(signed) } else if let big = UInt64(exactly: number) {
+            if let signed = Int64(exactly: number) {
+                self = .integer(signed)
+            } else if let big = UInt64(exactly: number) {
                 self = .unsigned(big)
             } else {
                 return nil

@@ -60,7 +60,7 @@ struct ValueInputTests {
         #expect(grace.nickname == "Amazing" && grace.rating == nil && grace.weight == 60)
     }
 
-    @Test("Object(value:) reads a JSONSerialization dictionary by property name and ignores keys that are not properties")
+    @Test("Object(value:) reads a JSONSerialization dictionary by property name, ignoring keys that are not properties")
     func objectValueFromJSONDictionary() throws {
         let person = InputPerson(value: try parsed()[0])
         #expect(person.realm == nil)
@@ -139,7 +139,8 @@ struct ValueInputTests {
             exit(0)
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("Invalid value 'three' of type 'String' for 'int' property 'InputPet.age'."), "\(stderr)")
+        let message = "Invalid value 'three' of type 'String' for 'int' property 'InputPet.age'."
+        #expect(stderr.contains(message), "\(stderr)")
     }
 
     @Test("create(_:value:update: .modified) with a dictionary updates only the keys given")
@@ -155,7 +156,7 @@ struct ValueInputTests {
         #expect(ada.age == 37 && ada.name == "Ada" && ada.height == 1.65 && ada.pets.count == 2)
     }
 
-    @Test("create(_:value:update: .modified) with nested dictionaries updates only the given keys of linked and embedded objects")
+    @Test("create(_:value:update: .modified) updates only the given keys of nested linked and embedded objects")
     func modifiedUpdatesNestedGivenKeys() throws {
         let realm = try realm()
         try realm.write {
