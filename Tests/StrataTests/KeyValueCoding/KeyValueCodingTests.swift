@@ -106,6 +106,10 @@ struct KeyValueCodingTests {
         let owners = try #require(pets.first).owners
         #expect(owners.value(forKeyPath: "@count") as? Int == 1)
         #expect(ada.pets.value(forKeyPath: "name") as? [String] == ["Rex", "Tom", "Kit"])
+        try realm.write { ada.address = InputAddress(value: ["city": "London"]) }
+        #expect(ada.value(forKeyPath: "address.city") as? String == "London")
+        #expect(ada.value(forKeyPath: "pet.name") == nil)
+        #expect(realm.objects(InputPerson.self).value(forKeyPath: "address.city") as? [String] == ["London"])
     }
 
     @Test("setValue(_:forKey:) on a collection updates every element inside a write")
