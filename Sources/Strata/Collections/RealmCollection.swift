@@ -80,14 +80,6 @@ extension RealmCollection {
     public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == String {
         _asResults.with { query in query.distinct = keyPaths.map { QueryKeyPath($0) } }.validated()
     }
-
-    /// The values of `key` for every element (a property name for objects).
-    public func value(forKey key: String) -> [Any] {
-        map { element in
-            if let object = element as? ObjectBase { return object[key] ?? NSNull() }
-            return element
-        }
-    }
 }
 
 extension RealmCollection where Element: ObjectBase {

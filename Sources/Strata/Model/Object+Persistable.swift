@@ -21,11 +21,17 @@ extension _PersistableInsideOptional where Self: ObjectBase {
         context.realm.link(to: self, context).map { .link($0) } ?? .null
     }
 
-    /// A copy filled from a dictionary, an array in property order, or another object.
-    static func copy(from value: Any) -> Self {
+    /// A copy filled from a dictionary, an array in property order, or another object; nil when
+    /// a value in it does not fit its property.
+    static func copy(from value: Any) -> Self? {
         let object = Self()
-        ObjectValueFiller.fill(object, from: value)
-        return object
+        do {
+            try ObjectValueFiller.fill(object, from: value)
+            return object
+        } catch {
+            NestedFailure.current?.record(error)
+            return nil
+        }
     }
 }
 

@@ -28,11 +28,18 @@ open class Object: ObjectBase {
     /// Creates an unmanaged object from a dictionary of property values, an array of values in
     /// property order, or another object.
     ///
-    /// Linked objects given as dictionaries or arrays are created too. Traps on a value of the
-    /// wrong type, as Realm's key-value coding raises.
+    /// A dictionary is read by property name (keys that are not properties are ignored); an array
+    /// gives values in property order. Values may come straight from `JSONSerialization`
+    /// (`NSNumber`, `NSNull` for nil, nested arrays and dictionaries). Linked and embedded
+    /// objects and collections given as dictionaries or arrays are created too. Traps with
+    /// Realm's message on a value of the wrong type, as Realm raises.
     public convenience init(value: Any) {
         self.init()
-        ObjectValueFiller.fill(self, from: value)
+        do {
+            try ObjectValueFiller.fill(self, from: value)
+        } catch {
+            preconditionFailure(error.message)
+        }
     }
 
     /// The name of the primary key property, or nil.
@@ -83,10 +90,14 @@ open class EmbeddedObject: ObjectBase {
     }
 
     /// Creates an unmanaged embedded object from a dictionary, an array in property order, or
-    /// another object.
+    /// another object, as ``Object/init(value:)`` does.
     public convenience init(value: Any) {
         self.init()
-        ObjectValueFiller.fill(self, from: value)
+        do {
+            try ObjectValueFiller.fill(self, from: value)
+        } catch {
+            preconditionFailure(error.message)
+        }
     }
 }
 

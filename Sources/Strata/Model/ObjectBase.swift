@@ -108,8 +108,9 @@ open class ObjectBase: CustomStringConvertible {
             if let handle {
                 handle.writeAny(newValue ?? NSNull(), property: index)
             } else {
-                guard property.accessor.setUnmanaged(at: address(of: property), value: newValue ?? NSNull()) else {
-                    preconditionFailure("Invalid value '\(newValue ?? "nil")' for property '\(key)' of '\(info.className)'")
+                let value = newValue ?? NSNull()
+                guard property.accessor.setUnmanaged(at: address(of: property), value: value) else {
+                    preconditionFailure(ObjectValueFiller.invalidValue(value, for: property, of: info).message)
                 }
             }
         }

@@ -119,7 +119,7 @@ struct ObjectHandle {
         let dynamicType: any _Persistable.Type = valueType._rlmDynamicType
         guard let stored = Self.stored(value, as: valueType, context)
             ?? Self.stored(value, as: dynamicType, context) else {
-            preconditionFailure("Invalid value '\(value)' for property '\(described.name)' of '\(info.className)'")
+            preconditionFailure(ObjectValueFiller.invalidValue(value, for: described, of: info).message)
         }
         store(stored, property: property)
     }

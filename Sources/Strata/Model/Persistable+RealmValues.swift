@@ -36,10 +36,14 @@ extension Decimal128: _Persistable, _PersistableInsideOptional, RealmCollectionV
     public static func _rlmFromAny(_ value: Any) -> Decimal128? {
         switch value {
         case let decimal as Decimal128: return decimal
-        case let number as Int: return Decimal128(number)
-        case let number as Double: return Decimal128(number)
         case let string as String: return Decimal128(string)
-        default: return nil
+        default:
+            switch LooseNumber(value) {
+            case .integer(let number): return Decimal128(number)
+            case .unsigned(let number): return Decimal128(number)
+            case .floating(let number): return Decimal128(number)
+            case .bool, nil: return nil
+            }
         }
     }
 }

@@ -16,11 +16,7 @@ extension _PersistableInteger {
     }
     public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value { .int(Int64(self)) }
     public static func _rlmFromAny(_ value: Any) -> Self? {
-        switch value {
-        case let number as any BinaryInteger: return Self(exactly: number)
-        case let number as Double: return Self(exactly: number)
-        default: return nil
-        }
+        LooseNumber(value)?.integer(as: Self.self)
     }
 }
 
@@ -40,6 +36,7 @@ extension Bool: _Persistable, _PersistableInsideOptional, _Indexable {
         return false
     }
     public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value { .bool(self) }
+    public static func _rlmFromAny(_ value: Any) -> Bool? { LooseNumber(value)?.bool }
 }
 
 extension Float: _Persistable, _PersistableInsideOptional {
@@ -50,13 +47,7 @@ extension Float: _Persistable, _PersistableInsideOptional {
         return 0
     }
     public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value { .float(self) }
-    public static func _rlmFromAny(_ value: Any) -> Float? {
-        switch value {
-        case let number as any BinaryFloatingPoint: return Float(number)
-        case let number as any BinaryInteger: return Float(number)
-        default: return nil
-        }
-    }
+    public static func _rlmFromAny(_ value: Any) -> Float? { LooseNumber(value)?.float }
 }
 
 extension Double: _Persistable, _PersistableInsideOptional {
@@ -67,13 +58,7 @@ extension Double: _Persistable, _PersistableInsideOptional {
         return 0
     }
     public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value { .double(self) }
-    public static func _rlmFromAny(_ value: Any) -> Double? {
-        switch value {
-        case let number as any BinaryFloatingPoint: return Double(number)
-        case let number as any BinaryInteger: return Double(number)
-        default: return nil
-        }
-    }
+    public static func _rlmFromAny(_ value: Any) -> Double? { LooseNumber(value)?.double }
 }
 
 // MARK: - String and Data

@@ -49,6 +49,9 @@ public struct _ReadContext {
 public struct _WriteContext {
     let realm: Realm
     let update: Realm.UpdatePolicy
+    /// In `create(_:value:update:)`, the keys each dictionary gave, so that updates of existing
+    /// objects write only those.
+    var givenKeys: GivenKeys?
 }
 
 /// A type that can be the value of a `@Persisted` property: every type in Realm's type table.

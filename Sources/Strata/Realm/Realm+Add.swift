@@ -42,21 +42,36 @@ extension Realm {
     }
 
     /// Creates a managed object from a dictionary of property values, an array of values in
-    /// property order (every property), or another object, and returns it.
+    /// property order, or another object, and returns it.
     ///
-    /// With `.modified` or `.all` and an existing primary key, only the properties given are
-    /// written. Must be called inside a write transaction.
+    /// A dictionary is read by property name (keys that are not properties are ignored); values
+    /// may come straight from `JSONSerialization`. With `.modified` or `.all` and an existing
+    /// primary key, only the properties given are written. Must be called inside a write
+    /// transaction (traps otherwise). A value of the wrong type cancels the write, which then
+    /// throws ``Realm/Error`` with code `invalidInput` and Realm's message; the returned object
+    /// is then unmanaged.
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
         _ = requireWrite(modifying: "add, remove, or create")
         let object = T()
-        let given = ObjectValueFiller.fill(object, from: value)
+        let recorder = GivenKeys()
+        let filled = GivenKeys.$current.withValue(recorder) { () -> Result<Set<String>, Realm.Error> in
+            Result { () throws(Realm.Error) in try ObjectValueFiller.fill(object, from: value) }
+        }
+        let given: Set<String>
+        switch filled {
+        case .success(let names): given = names
+        case .failure(let error):
+            recordWriteFailure(error)
+            return object
+        }
         if update != .error, ClassInfo.known(type).primaryKey == nil {
             recordWriteFailure(Realm.Error(Realm.Error.invalidInput,
                                            "'\(type.className())' does not have a primary key and can not be updated"))
             return object
         }
-        _ = link(to: object, _WriteContext(realm: self, update: update), onlyProperties: update == .error ? nil : given)
+        _ = link(to: object, _WriteContext(realm: self, update: update, givenKeys: recorder),
+                 onlyProperties: update == .error ? nil : given)
         return object
     }
 
@@ -114,7 +129,8 @@ extension Realm {
                 }
                 let unmanaged = unmanagedValues()
                 object.bind(to: ObjectHandle(realm: self, table: table, key: existing))
-                update(existing, in: table, with: unmanaged, context, only: onlyProperties)
+                update(existing, in: table, with: unmanaged, context,
+                       only: onlyProperties ?? context.givenKeys?.names(for: object))
                 return ObjectLink(table: table.key, key: existing)
             }
         }
@@ -160,8 +176,9 @@ extension Realm {
         for (index, property) in info.properties.enumerated()
         where !property.isLinkingObjects && index != info.primaryKey && only.map({ $0.contains(property.name) }) ?? true {
             guard let transaction else { return }
-            let stored = property.accessor.stored(values[index]!, context)
             let path = PropertyPath(table: table.key, object: key, column: table.columns[index])
+            if updateEmbeddedInPlace(values[index]!, at: path, context) { continue }
+            let stored = property.accessor.stored(values[index]!, context)
             if context.update == .modified, transaction.snapshot.table(table.key)?.value(of: key, column: path.column) == stored {
                 continue
             }
@@ -172,6 +189,24 @@ extension Realm {
                 return
             }
         }
+    }
+
+    /// Writes the given keys of an embedded object that `create(_:value:update:)` read from a
+    /// dictionary over the embedded object already at `path`, as Realm updates embedded objects
+    /// in place; false (nothing done) when there is none or the value is not such an object.
+    private func updateEmbeddedInPlace(_ value: Any, at path: PropertyPath, _ context: _WriteContext) -> Bool {
+        guard let embedded = KeyValueCoding.flattened(value) as? EmbeddedObject, embedded.handle == nil,
+              let given = context.givenKeys?.names(for: embedded), let transaction,
+              let current = transaction.snapshot.table(path.table)?.value(of: path.object, column: path.column),
+              case .link(let existing) = current,
+              let info = try? ClassInfo.of(type(of: embedded)),
+              let table = tableInfo(forKey: existing.table, expecting: type(of: embedded)) else { return false }
+        let values = info.properties.map { property -> Any? in
+            property.isLinkingObjects ? nil : property.accessor.unmanagedValue(at: embedded.address(of: property))
+        }
+        embedded.bind(to: ObjectHandle(realm: self, table: table, key: existing.key))
+        update(existing.key, in: table, with: values, context, only: given)
+        return true
     }
 
     /// The table of `info`, creating it (and the tables of classes it links to) in the current

@@ -157,10 +157,14 @@ extension AnyRealmValue: RealmCollectionValue, _Indexable {
         switch value {
         case let mixed as AnyRealmValue: return mixed
         case is NSNull: return AnyRealmValue.none
-        case let number as Int: return .int(number)
-        case let flag as Bool: return .bool(flag)
-        case let number as Float: return .float(number)
-        case let number as Double: return .double(number)
+        case let number as Float where !(type(of: value) is NSNumber.Type): return .float(number)
+        case _ where LooseNumber(value) != nil:
+            switch LooseNumber(value)! {
+            case .bool(let flag): return .bool(flag)
+            case .integer(let number): return .int(Int(number))
+            case .unsigned(let number): return Int(exactly: number).map(AnyRealmValue.int) ?? .double(Double(number))
+            case .floating(let number): return .double(number)
+            }
         case let string as String: return .string(string)
         case let data as Data: return .data(data)
         case let date as Date: return .date(date)
