@@ -84,6 +84,36 @@ struct RealmFilesTests {
         }
     }
 
+    @Test("deleteFiles(for:) throws alreadyOpen while another process has the Realm open, and deletes nothing")
+    func deleteFilesOpenInAnotherProcess() async throws {
+        let directory = try TemporaryDirectory.create()
+        defer { directory.remove() }
+        let config = fileConfig(directory)
+        let realm = try Realm(configuration: config)
+        try realm.write { realm.add(FilesItem(value: ["id": 1, "name": "one"])) }
+        let before = try directory.entries()
+        // The child process finds the file through its inherited environment.
+        setenv("STRATA_TEST_DELETE_FILES_PATH", directory.file("files.realm"), 1)
+        await #expect(processExitsWith: .success) {
+            guard let path = ProcessInfo.processInfo.environment["STRATA_TEST_DELETE_FILES_PATH"] else { exit(2) }
+            do {
+                try Realm.deleteFiles(for: Realm.Configuration(fileURL: URL(fileURLWithPath: path)))
+                exit(3)
+            } catch let error as Realm.Error where error.code == .alreadyOpen {
+                exit(0)
+            } catch {
+                exit(4)
+            }
+        }
+        #expect(try directory.entries() == before)
+        // The test may resume on another thread: write through a Realm opened here. The first
+        // Realm stays open until then, so the store's locks were held throughout.
+        let again = try Realm(configuration: config)
+        try again.write { again.add(FilesItem(value: ["id": 2, "name": "two"])) }
+        #expect(again.objects(FilesItem.self).count == 2)
+        withExtendedLifetime(realm) {}
+    }
+
     @Test("deleteFiles(for:) of an in-memory configuration deletes nothing and returns false")
     func deleteFilesInMemory() throws {
         #expect(try !Realm.deleteFiles(for: Realm.Configuration(inMemoryIdentifier: "files-\(UUID().uuidString)")))
