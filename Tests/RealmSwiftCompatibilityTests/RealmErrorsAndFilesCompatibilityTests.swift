@@ -2,6 +2,10 @@ import Foundation
 import RealmSwift
 import Testing
 
+final class CompatNote: Object {
+    @Persisted var text: String
+}
+
 /// Realm Swift code about errors and files, as apps write it, compiled against `import RealmSwift`
 /// alone.
 @Suite("RealmSwift module: errors and files")
@@ -15,7 +19,8 @@ struct RealmErrorsAndFilesCompatibilityTests {
         let url = directory.appendingPathComponent("app.realm")
         try Data("not a realm".utf8).write(to: url)
         let migrationBlock: MigrationBlock = { _, _ in }
-        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: migrationBlock)
+        let config = Realm.Configuration(fileURL: url, schemaVersion: 2, migrationBlock: migrationBlock,
+                                         objectTypes: [CompatNote.self])
 
         var outcome: [String] = []
         do {

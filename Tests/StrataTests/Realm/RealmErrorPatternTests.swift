@@ -58,10 +58,9 @@ struct RealmErrorPatternTests {
                 clause = "other: \(error)"
             }
             #expect(clause == "fileNotFound")
-            // The same through the code type, as `catch Realm.Error.Code.x`.
             do {
                 _ = try Realm(configuration: notARealm(directory))
-            } catch Realm.Error.Code.invalidDatabase {
+            } catch Realm.Error.invalidDatabase {
                 clause = "invalidDatabase"
             } catch {
                 clause = "other: \(error)"
@@ -89,6 +88,28 @@ struct RealmErrorPatternTests {
         }
         #expect(classify(Realm.Error(.fileAccess, "disk")) == "access")
         #expect(classify(Realm.Error(.primaryKeyExists, "dup")) == "other")
+    }
+
+    @Test("switch error.code ending in @unknown default compiles, as Realm Swift code writes it for Realm's enum")
+    func switchWithUnknownDefault() throws {
+        func isMissingFile(_ error: Realm.Error) -> Bool {
+            switch error.code {
+            case .fileNotFound: return true
+            case .fail, .fileAccess, .filePermissionDenied, .fileExists, .fileFormatUpgradeRequired,
+                 .incompatibleLockFile, .addressSpaceExhausted, .schemaMismatch, .alreadyOpen, .invalidInput,
+                 .outOfDiskSpace, .incompatibleSession, .unsupportedFileFormatVersion, .multipleSyncAgents,
+                 .subscriptionFailed, .fileOperationFailed, .invalidDatabase, .incompatibleHistories,
+                 .noSubscriptionForWrite, .primaryKeyExists, .invalidSchema, .readOnly, .tooManyActiveVersions,
+                 .wrongTransactionState, .invalidQuery:
+                return false
+            @unknown default: return false
+            }
+        }
+        try withTemporaryDirectory { directory in
+            let error = #expect(throws: Realm.Error.self) { _ = try Realm(configuration: missingReadOnly(directory)) }
+            #expect(error.map(isMissingFile) == true)
+        }
+        #expect(!isMissingFile(Realm.Error(.readOnly, "read-only")))
     }
 
     @Test("if case Realm.Error.Code.fail = error.code, and error.code == .fail, match an encryption key's failure")
@@ -151,7 +172,8 @@ struct RealmErrorPatternTests {
     @Test("every code of Realm Swift's Realm.Error.Code exists with Realm's name and raw value")
     func realmCodeTable() {
         for (code, name, rawValue) in Self.realmCodes {
-            #expect(code.description == name)
+            #expect(code.name == name)
+            #expect("\(code)" == name)
             #expect(code.rawValue == rawValue, "\(name)")
             #expect(Realm.Error.Code(rawValue: rawValue) == code, "\(name)")
         }
