@@ -41,6 +41,9 @@ extension Realm {
         /// The message: what `localizedDescription` shows, also on the error caught as `any Error`.
         public var errorDescription: String? { message }
 
+        /// The message (the same as Foundation gives for the error caught as `any Error`).
+        public var localizedDescription: String { message }
+
         public var description: String { "Realm.Error(\(code)): \(message)" + (path.map { " [\($0)]" } ?? "") }
 
         /// Translates an engine error into the matching Realm error.

@@ -123,6 +123,28 @@ struct MigrationCollectionTests {
         }
     }
 
+    @Test("appending an object of another type to a migration's list fails the open with invalidInput and migrates nothing")
+    func appendWrongType() throws {
+        try withTemporaryDirectory { directory in
+            try {
+                let realm = try Realm(configuration: colConfig(directory, 1, MigColPersonV1.self))
+                try realm.write { realm.add(MigColPersonV1(value: ["name": "Ann"])) }
+            }()
+            let block: MigrationBlock = { migration, _ in
+                migration.enumerateObjects(ofType: "MigColPerson") { _, newObject in
+                    (newObject!["dogs"] as! List<MigrationObject>).append(newObject!)
+                }
+            }
+            let error = #expect(throws: Realm.Error.self) {
+                _ = try Realm(configuration: colConfig(directory, 2, MigColPersonV2.self, block: block))
+            }
+            #expect(error?.code == .invalidInput, "\(String(describing: error))")
+            #expect(try schemaVersionAtURL(URL(fileURLWithPath: directory.file("collections.realm"))) == 1)
+            let old = try Realm(configuration: colConfig(directory, 1, MigColPersonV1.self))
+            #expect(old.objects(MigColPersonV1.self).map(\.name) == ["Ann"])
+        }
+    }
+
     @Test("assigning an array or a List to a new object's collection property replaces its contents")
     func assignCollection() throws {
         try withTemporaryDirectory { directory in
