@@ -73,6 +73,7 @@ struct RealmFilesTests {
                 let before = try directory.entries()
                 let error = #expect(throws: Realm.Error.self) { try Realm.deleteFiles(for: config) }
                 #expect(error?.code == .alreadyOpen)
+                #expect(error?.message == "Cannot delete files of an open Realm: '\(directory.file("files.realm"))' is still in use.")
                 #expect(error?.fileURL?.lastPathComponent == "files.realm")
                 #expect(try directory.entries() == before)
                 #expect(realm.objects(FilesItem.self).count == 1)
