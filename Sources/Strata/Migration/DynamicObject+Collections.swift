@@ -107,7 +107,9 @@ extension DynamicObject {
         case (.mixed, _): return collection(of: AnyRealmValue.self, column: column, index: index)
         case (.link, _):
             // Realm's maps of objects have optional values; its lists and sets do not.
-            if column.collection == .dictionary { return collection(of: DynamicObject?.self, column: column, index: index) }
+            if column.collection == .dictionary {
+                return collection(of: DynamicObject?.self, column: column, index: index)
+            }
             return collection(of: DynamicObject.self, column: column, index: index)
         }
     }

@@ -32,7 +32,8 @@ extension Realm {
     /// - Returns: whether any file was deleted (false when there was nothing to delete, and for
     ///   an in-memory configuration).
     /// - Throws: ``Realm/Error/Code/alreadyOpen`` when the Realm is open in this process or
-    ///   another (with Realm's message, "Cannot delete files of an open Realm: '…' is still in use."), ``Realm/Error/Code/fileAccess`` (or ``Realm/Error/Code/filePermissionDenied``)
+    ///   another (with Realm's message, "Cannot delete files of an open Realm: '…' is still in
+    ///   use."), ``Realm/Error/Code/fileAccess`` (or ``Realm/Error/Code/filePermissionDenied``)
     ///   when a file cannot be removed.
     @discardableResult
     public static func deleteFiles(for config: Configuration) throws -> Bool {
@@ -41,7 +42,8 @@ extension Realm {
             let deleted = try Store.deleteFiles(atPath: path)
             let eventsDeleted = try Store.deleteFiles(atPath: path + ".events")
             return deleted || eventsDeleted
-        } catch let error as StrataError where error.code == .wrongState || error.code == .alreadyOpenInAnotherProcess {
+        } catch let error as StrataError
+                    where error.code == .wrongState || error.code == .alreadyOpenInAnotherProcess {
             throw Realm.Error(.alreadyOpen, "Cannot delete files of an open Realm: '\(path)' is still in use.",
                               path: path, underlying: error)
         } catch {

@@ -16,8 +16,8 @@ final class FilesItemV2: Object {
     @Persisted var label: String
 }
 
-private func fileConfig(_ directory: TemporaryDirectory, version: UInt64 = 0, types: [ObjectBase.Type] = [FilesItem.self],
-                        block: MigrationBlock? = nil) -> Realm.Configuration {
+private func fileConfig(_ directory: TemporaryDirectory, version: UInt64 = 0,
+                        types: [ObjectBase.Type] = [FilesItem.self], block: MigrationBlock? = nil) -> Realm.Configuration {
     Realm.Configuration(fileURL: URL(fileURLWithPath: directory.file("files.realm")), schemaVersion: version,
                         migrationBlock: block, objectTypes: types)
 }
