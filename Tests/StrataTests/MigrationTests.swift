@@ -430,7 +430,7 @@ struct MigrationTests {
         let log = MigrationLog()
         let configuration = file.configuration([MigDefaultsV2.self], version: 1) { migration, _ in
             migration.enumerateObjects(ofType: "MigDefaults") { oldObject, newObject in
-                let tags = (oldObject?["tags"] as? [Any])?.compactMap { $0 as? String } ?? []
+                let tags = (oldObject?["tags"] as? List<String>).map { Array($0) } ?? []
                 log.record("old tags \(tags)")
                 newObject?["scores"] = tags.map(\.count)
                 newObject?["tags"] = Array(tags.reversed())

@@ -32,13 +32,31 @@ public final class DynamicObject: CustomStringConvertible {
 
     private var schema: TableSchema? { snapshot.table(table)?.schema }
 
-    /// The value of a property: `Int`, `Bool`, `Float`, `Double`, `String`, `Data`, `Date`,
-    /// `Decimal128`, `ObjectId`, `UUID`, a `DynamicObject` for a link, an array for a list or set,
-    /// a `[String: Any]` for a map, or nil. Setting needs the new form of the object.
+    /// The stored value of the property at `column`, nil when the object or property is gone.
+    func snapshotValue(column: Int) -> StrataEngine.Value? {
+        snapshot.table(table)?.value(of: key, column: column)
+    }
+
+    /// The value of a property, as Realm Swift's `DynamicObject` reads it: `Int`, `Bool`,
+    /// `Float`, `Double`, `String`, `Data`, `Date`, `Decimal128`, `ObjectId`, `UUID`,
+    /// `AnyRealmValue`, a `DynamicObject` for a link, `List<T>` / `MutableSet<T>` /
+    /// `Map<String, T>` for a collection (`List<DynamicObject>` for a list of objects), or nil.
+    /// The new object's collections are live: appending to them writes into the migration.
+    ///
+    /// Setting needs the new form of the object; a collection property takes an array (or a
+    /// `List` or `MutableSet`) of values, a map property a `[String: Any]`.
+    ///
+    /// ```swift
+    /// migration.enumerateObjects(ofType: "Person") { old, new in
+    ///     let dogs = new!["dogs"] as! List<MigrationObject>
+    ///     dogs.append(migration.create("Dog", value: ["name": "Rex"]))
+    /// }
+    /// ```
     public subscript(key: String) -> Any? {
         get {
             guard let schema, let index = schema.columnIndex(key),
-                  let value = snapshot.table(table)?.value(of: self.key, column: index) else { return nil }
+                  let value = snapshotValue(column: index) else { return nil }
+            if schema.columns[index].collection != .single { return collection(at: index, schema: schema) }
             return DynamicValueConverter(migration: migration).any(value, source: source)
         }
         set {
@@ -93,7 +111,7 @@ struct DynamicValueConverter {
         if value is NSNull { return column.collection == .single ? .null : column.emptyValue }
         switch column.collection {
         case .list, .set:
-            let elements = (value as? [Any] ?? []).map { element(element: $0, column) }
+            let elements = Self.array(value).map { element(element: $0, column) }
             return column.collection == .list ? .list(elements) : .set(elements)
         case .dictionary:
             let map = (value as? [String: Any] ?? [:]).map { ($0.key, element(element: $0.value, column)) }
@@ -102,6 +120,15 @@ struct DynamicValueConverter {
             return element(element: value, column)
         }
     }
+
+    /// The elements of an array, a `List`, a `MutableSet` or any other sequence.
+    private static func array(_ value: Any) -> [Any] {
+        if let array = value as? [Any] { return array }
+        if let sequence = value as? any Sequence { return elements(of: sequence) }
+        return []
+    }
+
+    private static func elements<S: Sequence>(of sequence: S) -> [Any] { sequence.map { $0 } }
 
     private func element(element value: Any, _ column: ColumnSchema) -> StrataEngine.Value {
         switch (column.type, value) {

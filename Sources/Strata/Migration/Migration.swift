@@ -44,8 +44,7 @@ public final class Migration {
     /// Calls `block` for every object of `typeName` that existed before the migration, with its
     /// old form (read-only) and new form (writable; nil if deleted during the migration). An
     /// unknown type name does nothing.
-    public func enumerateObjects(ofType typeName: String,
-                                 _ block: (_ oldObject: MigrationObject?, _ newObject: MigrationObject?) -> Void) {
+    public func enumerateObjects(ofType typeName: String, _ block: MigrationObjectEnumerateBlock) {
         guard let old = oldSnapshot.table(named: typeName), let current = transaction.snapshot.table(old.key) else { return }
         let inNewSchema = classes.contains { $0.className == typeName }
         for key in old.objectKeys {
@@ -140,6 +139,33 @@ public final class Migration {
             record(error)
         }
     }
+
+    /// Runs the configuration's migration block with this migration: the Realm is in the
+    /// migration's write transaction meanwhile, and the migration is the one running on this
+    /// thread, so the live collections of its objects read and write it.
+    ///
+    /// - Throws: the first failure of an operation in the block.
+    func run(_ block: Realm.MigrationBlock, oldVersion: UInt64) throws {
+        let dictionary = Thread.current.threadDictionary
+        let outer = dictionary[Self.runningKey]
+        dictionary[Self.runningKey] = self
+        realm.writeState = .active(transaction)
+        block(self, oldVersion)
+        let state = realm.writeState
+        realm.writeState = .none
+        dictionary[Self.runningKey] = outer
+        if let failure { throw failure }
+        if case .failed(let error) = state { throw error }
+    }
+
+    /// The migration whose block runs on this thread for `realm`, if any.
+    static func running(for realm: Realm) -> Migration? {
+        guard let migration = Thread.current.threadDictionary[runningKey] as? Migration,
+              migration.realm.state === realm.state else { return nil }
+        return migration
+    }
+
+    private static let runningKey = "strata.migration.running"
 
     func record(_ error: any Error) {
         if failure == nil { failure = Realm.Error.wrap(error) }

@@ -31,8 +31,7 @@ struct SchemaMigrator {
         }
         if let block = realm.configuration.migrationBlock {
             let migration = Migration(realm: realm, transaction: transaction, oldSnapshot: oldSnapshot, classes: classes)
-            block(migration, oldVersion)
-            if let failure = migration.failure { throw failure }
+            try migration.run(block, oldVersion: oldVersion)
         }
         for (table, key) in primaryKeys {
             do {

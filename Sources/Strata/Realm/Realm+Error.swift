@@ -1,41 +1,23 @@
+import Foundation
 import StrataSupport
 
 extension Realm {
     /// The error Realm operations throw, as Realm Swift's `Realm.Error` (`RLMError`).
     ///
-    /// Catch it by type and switch on ``code``, or match a code directly:
+    /// Catch it by type and look at ``code``, or match a code directly, as with Realm Swift:
     ///
     /// ```swift
     /// do {
     ///     let realm = try Realm(configuration: config)
     /// } catch Realm.Error.fileNotFound {
     ///     // create it first
-    /// } catch let error as Realm.Error {
-    ///     print(error.code, error.localizedDescription)
+    /// } catch let error as Realm.Error where error.code == .schemaMismatch {
+    ///     // migrate
+    /// } catch {
+    ///     print(error.localizedDescription) // the message, through LocalizedError
     /// }
     /// ```
-    public struct Error: Swift.Error, CustomStringConvertible, Sendable {
-        /// Kinds of failure, named as in Realm Swift. A struct of constants rather than an enum, so
-        /// that new codes break no `switch`.
-        public struct Code: Hashable, Sendable, CustomStringConvertible {
-            /// The code's name.
-            public let name: String
-            /// The code's number, as Realm's `RLMError.Code` raw values.
-            public let rawValue: Int
-
-            init(_ name: String, _ rawValue: Int) {
-                self.name = name
-                self.rawValue = rawValue
-            }
-
-            public var description: String { name }
-
-            /// Lets `catch Realm.Error.Code.x` (and `catch Realm.Error.x`) match by code.
-            public static func ~= (code: Code, error: any Swift.Error) -> Bool {
-                (error as? Realm.Error)?.code == code
-            }
-        }
-
+    public struct Error: Swift.Error, LocalizedError, CustomStringConvertible, Sendable {
         /// What kind of failure this is.
         public let code: Code
         /// A sentence that says what failed.
@@ -53,73 +35,55 @@ extension Realm {
             self.underlying = underlying
         }
 
-        /// The message, as Foundation's `localizedDescription` would give it.
+        /// The file the error concerns, as Realm Swift's `Realm.Error.fileURL`; nil when none.
+        public var fileURL: URL? { path.map { URL(fileURLWithPath: $0) } }
+
+        /// The message: what `localizedDescription` shows, also on the error caught as `any Error`.
+        public var errorDescription: String? { message }
+
+        /// The message (the same as Foundation gives for the error caught as `any Error`).
         public var localizedDescription: String { message }
 
         public var description: String { "Realm.Error(\(code)): \(message)" + (path.map { " [\($0)]" } ?? "") }
 
-        /// Any failure not covered by another code.
-        public static let fail = Code("fail", 1)
-        /// A file could not be opened, read or written.
-        public static let fileAccess = Code("fileAccess", 2)
-        /// The process may not open the file.
-        public static let filePermissionDenied = Code("filePermissionDenied", 3)
-        /// A file that should not exist does.
-        public static let fileExists = Code("fileExists", 4)
-        /// The file does not exist (for example, opened read-only before it was created).
-        public static let fileNotFound = Code("fileNotFound", 5)
-        /// The file is not a Strata file, or a newer format.
-        public static let invalidDatabase = Code("invalidDatabase", 10)
-        /// The file is damaged (checksum or structure); the message names the file and offset.
-        public static let corruptFile = Code("corruptFile", 11)
-        /// The schema does not match the file's and no migration was given.
-        public static let schemaMismatch = Code("schemaMismatch", 9)
-        /// Another process has the file open.
-        public static let alreadyOpen = Code("alreadyOpen", 12)
-        /// A value or argument is not valid: a duplicate primary key, an oversized string or
-        /// data, a bad map key, a wrong type.
-        public static let invalidInput = Code("invalidInput", 13)
-        /// A primary key value is already used by another object of the type.
-        public static let primaryKeyExists = Code("primaryKeyExists", 14)
-        /// The schema itself is invalid (two primary keys, an unsupported primary key type).
-        public static let invalidSchema = Code("invalidSchema", 15)
-        /// Writing is not possible: a read-only Realm, or an earlier sync failure.
-        public static let readOnly = Code("readOnly", 16)
-        /// The number of pinned versions exceeded `maximumNumberOfActiveVersions`.
-        public static let tooManyActiveVersions = Code("tooManyActiveVersions", 17)
-        /// A query string is malformed or names a property that does not exist; the message
-        /// says where and what was expected.
-        public static let invalidQuery = Code("invalidQuery", 19)
-        /// The operation is not allowed in the current state (e.g. nested `beginWrite`).
-        public static let wrongTransactionState = Code("wrongTransactionState", 18)
-
         /// Translates an engine error into the matching Realm error.
         init(_ error: StrataError) {
-            let code: Code
-            switch error.code {
-            case .fileNotFound: code = Self.fileNotFound
-            case .fileAccess: code = error.errno == 13 ? Self.filePermissionDenied : Self.fileAccess
-            case .invalidFileFormat: code = Self.invalidDatabase
-            case .corruptFile: code = Self.corruptFile
-            case .alreadyOpenInAnotherProcess: code = Self.alreadyOpen
-            case .duplicatePrimaryKey: code = Self.primaryKeyExists
-            case .invalidInput: code = Self.invalidInput
-            case .schemaMismatch: code = Self.schemaMismatch
-            case .readOnly, .poisoned: code = Self.readOnly
-            case .tooManyActiveVersions: code = Self.tooManyActiveVersions
-            case .wrongState: code = Self.wrongTransactionState
-            default: code = Self.fail
-            }
             var message = error.message
             if let offset = error.offset { message += " (at offset \(offset))" }
-            self.init(code, message, path: error.path, underlying: error)
+            self.init(Self.code(for: error), message, path: error.path, underlying: error)
+        }
+
+        /// Realm's code for an engine error, as Realm Core reports the same failure: a file that
+        /// is not a Strata file or is damaged is `invalidDatabase`, and a failed write or sync
+        /// (and every write after it, while the store refuses writes) is `outOfDiskSpace` when
+        /// the disk was full, otherwise `fileAccess` (or `filePermissionDenied`).
+        static func code(for error: StrataError) -> Code {
+            switch error.code {
+            case .fileNotFound: return .fileNotFound
+            case .fileAccess, .poisoned:
+                switch error.errno {
+                case 28?: return .outOfDiskSpace  // ENOSPC
+                case 1?, 13?, 30?: return .filePermissionDenied  // EPERM, EACCES, EROFS
+                case 17?: return .fileExists  // EEXIST
+                default: return .fileAccess
+                }
+            case .invalidFileFormat, .corruptFile: return .invalidDatabase
+            case .alreadyOpenInAnotherProcess: return .alreadyOpen
+            case .duplicatePrimaryKey: return .primaryKeyExists
+            case .invalidInput: return .invalidInput
+            case .schemaMismatch: return .schemaMismatch
+            case .readOnly: return .readOnly
+            case .tooManyActiveVersions: return .tooManyActiveVersions
+            case .wrongState: return .wrongTransactionState
+            default: return .fail
+            }
         }
 
         /// Wraps any error as a Realm error.
         static func wrap(_ error: any Swift.Error) -> Realm.Error {
             if let error = error as? Realm.Error { return error }
             if let error = error as? StrataError { return Realm.Error(error) }
-            return Realm.Error(fail, "\(error)")
+            return Realm.Error(.fail, "\(error)")
         }
     }
 }

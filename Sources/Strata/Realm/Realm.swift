@@ -68,7 +68,7 @@ public final class Realm {
     /// Opens a Realm.
     ///
     /// - Throws: ``Realm/Error``: `fileNotFound` (read-only and missing), `invalidDatabase`
-    ///   (not a Strata file), `corruptFile`, `alreadyOpen` (another process), `schemaMismatch`,
+    ///   (not a Strata file, or damaged), `alreadyOpen` (another process), `schemaMismatch`,
     ///   `invalidSchema`, `fail` (an encryption key was given: not supported yet).
     public convenience init(configuration: Configuration) throws {
         try self.init(configuration: configuration, queue: nil)

@@ -35,6 +35,27 @@ final class StoreRegistry: Sendable {
         }
     }
 
+    /// The store open in this process at `location`, if any.
+    func existing(_ location: StoreConfiguration.Location) -> Store? {
+        let key = Self.identity(of: location)
+        return stores.withLockedValue { $0[key]?.store }
+    }
+
+    /// Runs `body` while no store at `location` is open in this process, and none can be opened
+    /// in it until `body` returns.
+    ///
+    /// - Throws: ``StrataError/Code/wrongState`` when a store at `location` is open here.
+    func whileClosed<T>(_ location: StoreConfiguration.Location, _ body: () throws -> T) throws -> T {
+        let key = Self.identity(of: location)
+        return try stores.withLockedValue { stores in
+            if stores[key]?.store != nil {
+                throw StrataError(.wrongState, "the store is open in this process; close every Realm of it first",
+                                  path: key)
+            }
+            return try body()
+        }
+    }
+
     /// A key that is the same for every spelling of one location.
     private static func identity(of location: StoreConfiguration.Location) -> String {
         switch location {

@@ -1,0 +1,68 @@
+import StrataStorage
+import StrataSupport
+
+/// The files of a store at a path, as a whole: whether they exist, deleting them, and reading
+/// the newest snapshot without keeping the store open.
+///
+/// A file store at `path` is the checkpoint `path`, the commit log segments `path.log.<16 hex
+/// digits>` (format 1 and 2 alike), the lock file `path.lock` and, after an interrupted
+/// checkpoint, `path.tmp`.
+extension Store {
+    /// Whether a store exists at `path`: its checkpoint or any log segment.
+    ///
+    /// - Complexity: O(n) in the number of entries of the directory.
+    public static func filesExist(atPath path: String) -> Bool {
+        FileSystem.exists(path) || ((try? CommitLog.segmentPaths(storePath: path).isEmpty) == false)
+    }
+
+    /// Deletes every file of the store at `path`: the checkpoint, the log segments, a leftover
+    /// `.tmp` and the lock file.
+    ///
+    /// Takes the store's locks first, so a store open in another process is never deleted under
+    /// it, and no store at `path` can open in this process meanwhile.
+    ///
+    /// - Returns: whether any file was deleted.
+    /// - Throws: ``StrataError/Code/wrongState`` when the store is open in this process,
+    ///   ``StrataError/Code/alreadyOpenInAnotherProcess`` when another process holds it,
+    ///   ``StrataError/Code/fileAccess`` when a file cannot be removed.
+    public static func deleteFiles(atPath path: String) throws -> Bool {
+        try StoreRegistry.shared.whileClosed(.file(path: path)) {
+            // The locks are held by these descriptors until they close, after the removals.
+            var locked: [POSIXFile] = []
+            for candidate in [path + ".lock", path] where FileSystem.exists(candidate) {
+                let file = try POSIXFile(path: candidate, mode: .readWrite)
+                guard try file.tryLockExclusive() else {
+                    throw StrataError(.alreadyOpenInAnotherProcess,
+                                      "the store is open in another process; close it there first", path: path)
+                }
+                locked.append(file)
+            }
+            var deleted = false
+            // The lock file goes last: while any other file remains, a crash leaves a store that
+            // still has its lock file.
+            let files = [path, CheckpointFile.temporaryPath(for: path)] + (try CommitLog.segmentPaths(storePath: path))
+                + [path + ".lock"]
+            for file in files where FileSystem.exists(file) {
+                try FileSystem.remove(file)
+                deleted = true
+            }
+            if deleted { try FileSystem.syncDirectory(containing: path) }
+            withExtendedLifetime(locked) {}
+            return deleted
+        }
+    }
+
+    /// The newest snapshot of the store at `path`: the open store's when it is open in this
+    /// process, otherwise read by opening the store read-only for the call.
+    ///
+    /// - Throws: as ``open(_:)`` read-only: ``StrataError/Code/fileNotFound`` when there is no
+    ///   store, ``StrataError/Code/invalidFileFormat``, ``StrataError/Code/corruptFile``,
+    ///   ``StrataError/Code/alreadyOpenInAnotherProcess``.
+    public static func newestSnapshot(atPath path: String) throws -> Snapshot {
+        if let open = StoreRegistry.shared.existing(.file(path: path)) { return open.currentSnapshot }
+        guard filesExist(atPath: path) else {
+            throw StrataError(.fileNotFound, "no store exists at this path", path: path)
+        }
+        return try Store.open(StoreConfiguration(location: .file(path: path), readOnly: true)).currentSnapshot
+    }
+}
