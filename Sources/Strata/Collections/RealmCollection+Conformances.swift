@@ -26,7 +26,8 @@ extension Results {
         guard let location else {
             preconditionFailure("This method may only be called on RLMArray instances retrieved from an RLMRealm")
         }
-        let objectClass = Element.self as? ObjectBase.Type
+        // `Dog` for a `List<Dog>`, and also for the `Dog?` values of a `Map<String, Dog?>`.
+        let objectClass = Element._rlmColumn.objectType
         self.init(realm: location.realm, source: .collection(CollectionBase(location: location, objectClass: objectClass,
                                                                              backlinks: nil)))
     }
@@ -53,10 +54,18 @@ extension RealmKeyedCollection {
     /// The values matching a Realm Query Language predicate.
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Value> {
         do {
-            return try _valuesAsResults.filter(validating: predicateFormat, args)
+            return try _valuesAsResults.filter(validating: predicateFormat, arguments: args)
         } catch {
             preconditionFailure("Invalid query \"\(predicateFormat)\": \(error)")
         }
+    }
+
+    /// The values matching a predicate (arguments as in `filter(_:_:)`), throwing instead of
+    /// trapping.
+    ///
+    /// - Throws: ``Realm/Error`` with code `invalidQuery`.
+    public func filter(validating predicateFormat: String, _ args: Any...) throws -> Results<Value> {
+        try _valuesAsResults.filter(validating: predicateFormat, arguments: args)
     }
 
     /// The values sorted by a property.

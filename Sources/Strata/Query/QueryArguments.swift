@@ -42,10 +42,26 @@ enum QueryArguments {
             return mixed._rlmToStoredDetached()
         case let array as [Any]: return .list(array.map(stored))
         case let set as Set<AnyHashable>: return .list(set.map { stored($0.base) })
+        case let collection as any RealmCollection: return .list(storedElements(of: collection))
+        case let number as NSNumber: return storedNumber(number)
         case let custom as any _CustomPersistable: return stored(custom.persistableValue)
         case let raw as any RawRepresentable: return stored(raw.rawValue)
         default: return .string("\(value)")
         }
+    }
+
+    /// The stored elements of a `Results`, `List`, `MutableSet` or `LinkingObjects` given for
+    /// `IN %@`.
+    private static func storedElements<C: RealmCollection>(of collection: C) -> [StrataEngine.Value] {
+        collection.map { stored($0) }
+    }
+
+    /// An `NSNumber` (from `JSONSerialization` or Objective-C style code) as an integer, or as a
+    /// double when it has a fraction or does not fit.
+    private static func storedNumber(_ number: NSNumber) -> StrataEngine.Value {
+        let double = number.doubleValue
+        if double.rounded() == double, let integer = Int64(exactly: double) { return .int(integer) }
+        return .double(double)
     }
 
     /// `double` rounded toward zero and clamped to the `Int64` range (NaN is 0): the average of

@@ -70,6 +70,11 @@ extension PathCompiler {
                 values = resolved
             case .value(.list(let elements)), .value(.set(let elements)):
                 values = elements
+            case .keyPath(let collection):
+                // `'x' IN tags`, `%@ IN scores`, `name IN aliases`: some element of the
+                // collection (a list, a set or a map's values) equals the left side.
+                return .compare(.path(try compile(collection, root: table)), .equal, try compile(operand, table: table),
+                                [], .any, typeTest: false)
             default:
                 throw QueryError(position: 0, message: "IN needs a list of values")
             }
