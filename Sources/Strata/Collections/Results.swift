@@ -144,14 +144,18 @@ enum ResultsRows {
     func element<Element: RealmCollectionValue>(at position: Int, as type: Element.Type, realm: Realm) -> Element {
         switch self {
         case .objects, .matches:
-            // `Dog` or, for the values of a `Map<String, Dog?>`, `Dog?`.
-            if let objectType = Element._rlmColumn.objectType,
+            if let objectType = Element.self as? ObjectBase.Type,
                let table = realm.tableInfo(for: ClassInfo.known(objectType)) {
                 return realm.accessor(objectType, table: table, key: key(at: position)) as! Element
             }
             if let projectionType = Element.self as? any ProjectionObservable.Type,
                let projection = self.projection(projectionType, at: position, realm: realm) {
                 return projection as! Element
+            }
+            // The `Dog?` values of a `Map<String, Dog?>`.
+            if let objectType = Element._rlmColumn.objectType,
+               let table = realm.tableInfo(for: ClassInfo.known(objectType)) {
+                return realm.accessor(objectType, table: table, key: key(at: position)) as! Element
             }
             preconditionFailure("Results of \(Element.self) hold objects")
         case .values(let values):
