@@ -192,3 +192,19 @@ struct FormatStringTests {
         }
     }
 }
+
+@Suite("Format strings: arguments from JSONSerialization")
+struct FormatStringJSONArgumentTests {
+    @Test("NSNumber arguments compare as the integer, double or bool they hold")
+    func numbers() throws {
+        let realm = try FormatStringTests.makeRealm()
+        let people = realm.objects(FSPerson.self)
+        let json = try JSONSerialization.jsonObject(with: Data(#"{"age": 17, "height": 1.7, "done": true, "one": 1}"#.utf8))
+        let object = try #require(json as? [String: Any])
+        #expect(people.filter("age == %@", object["age"]!).map(\.id) == [2])
+        #expect(people.filter("height > %@", object["height"]!).map(\.id) == [1, 3])
+        #expect(people.filter("done == %@", object["done"]!).map(\.id) == [1, 3])
+        #expect(people.filter("id == %@", object["one"]!).map(\.id) == [1])
+        #expect(people.filter("id == %@", NSNumber(value: 2)).map(\.id) == [2])
+    }
+}
