@@ -208,3 +208,23 @@ struct FormatStringJSONArgumentTests {
         #expect(people.filter("id == %@", NSNumber(value: 2)).map(\.id) == [2])
     }
 }
+
+@Suite("Format strings: values of the wrong type")
+struct FormatStringTypeMismatchTests {
+    @Test("comparing a property with a value of another type throws invalidQuery, as Realm does, instead of matching nothing",
+          arguments: [
+              ("age > %@", ["eighteen"] as [any Sendable]), ("name == %@", [5]), ("done == %@", ["yes"]), ("born > %@", [5]),
+              ("code == %@", ["abc"]), ("name BEGINSWITH %@", [1]), ("age IN %@", [["a", "b"]]),
+              ("age BETWEEN %@", [["a", "z"]]), ("%@ IN tags", [3]), ("height < %@", [Date()]),
+          ])
+    func mismatch(_ format: String, _ arguments: [any Sendable]) throws {
+        let realm = try FormatStringTests.makeRealm()
+        do {
+            _ = try realm.objects(FSPerson.self).filter(validating: format, arguments: arguments)
+            Issue.record("\(format) should throw")
+        } catch let error as Realm.Error {
+            #expect(error.code == Realm.Error.invalidQuery)
+            #expect(error.message.contains("Unsupported comparison"), "\(error)")
+        }
+    }
+}
