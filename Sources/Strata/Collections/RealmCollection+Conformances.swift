@@ -80,3 +80,15 @@ extension RealmKeyedCollection where Value: ObjectBase {
         _valuesAsResults.where(isIncluded)
     }
 }
+
+extension RealmKeyedCollection where Value: _QueryOptional, Value.Wrapped: ObjectBase {
+    /// The values of a map of optional objects (`Map<String, Dog?>`) matching a type-safe query,
+    /// as Realm Swift's `where`: `person.pets.where { $0.age > 2 }`. Nil values never match.
+    ///
+    /// - Complexity: O(1) to create; O(n) when read.
+    public func `where`(_ isIncluded: (Query<Value.Wrapped>) -> Query<Bool>) -> Results<Value> {
+        let predicate = isIncluded(Query<Value.Wrapped>()).predicate(root: Value.Wrapped.self)
+        return _valuesAsResults.with { query in query.predicate = QueryArguments.conjoin(query.predicate, predicate) }
+            .validated()
+    }
+}

@@ -95,6 +95,7 @@ struct CollectionFilterTests {
         #expect(box.toys.filter("price > 4").compactMap { $0?.name }.sorted() == ["ball", "kite"])
         #expect(box.toys.filter("name == %@", "kite").compactMap { $0?.id } == [2])
         #expect(box.toys.sorted(byKeyPath: "price").compactMap { $0?.name } == ["yo-yo", "ball", "kite"])
+        #expect(box.toys.where { $0.price < 4 }.compactMap { $0?.name } == ["yo-yo"])
     }
 
     @Test("List<AnyRealmValue> filters compare each mixed value")

@@ -45,6 +45,7 @@ struct FormatRow: CustomTestStringConvertible, Sendable {
 /// Calls as public Realm Swift code writes them, each with the objects Realm returns.
 let formatRows: [FormatRow] = [
     FormatRow("name == %@", ["Ada"], [1]),
+    FormatRow("name == %@", [String?("Bo") as any Sendable], [2]),
     FormatRow("age > %d", [18], [1, 3]),
     FormatRow("age >= %ld AND age <= %lld", [17, 40], [1, 2]),
     FormatRow("age == %i OR age == %u", [17, 64], [2, 3]),
