@@ -5,6 +5,7 @@ import Testing
 final class FSDog: Object {
     @Persisted(primaryKey: true) var id: Int
     @Persisted var name: String
+    @Persisted(originProperty: "dog") var owners: LinkingObjects<FSPerson>
 }
 
 final class FSPerson: Object {
@@ -141,6 +142,11 @@ struct FormatStringTests {
         let rex = try #require(realm.object(ofType: FSDog.self, forPrimaryKey: 1))
         #expect(people.filter("dog == %@", rex).map(\.id) == [1])
         #expect(people.filter("dog != %@", rex).map(\.id) == [2, 3, 4])
+        #expect(rex.owners.filter("age > %d AND name == %@", 30, "Ada").map(\.id) == [1])
+        #expect(rex.owners.filter("age > %d", 40).isEmpty)
+        #expect(AnyRealmCollection(people).filter("%K < %d", "age", 18).map(\.id).sorted() == [2, 4])
+        #expect(people.sectioned(by: \.done, ascending: true).count == 2)
+        #expect(people.filter("done == YES").sectioned(by: \.done, ascending: true).count == 1)
         let dogs = realm.objects(FSDog.self).filter("name == %@", "Fido")
         #expect(people.filter("dog IN %@", dogs).map(\.id) == [2])
         let ada = try #require(realm.object(ofType: FSPerson.self, forPrimaryKey: 1))
