@@ -14,22 +14,15 @@ import Foundation
 import StrataEngine
 import StrataQuery
 
-/// The arguments every input is parsed with: `$0` an int, `$1` a string (a dictionary key),
-/// `$2` a list (for IN and BETWEEN), `$3` a geo shape. Kept in step with ParserRandomInputTests.
-private func fuzzArguments() -> [QueryArgument] {
-    [
-        .value(.int(18)), .value(.string("k")), .value(.list([.int(1), .int(2)])),
-        .geo(.box(bottomLeft: GeoCoordinate(latitude: 0, longitude: 0), topRight: GeoCoordinate(latitude: 1, longitude: 1))),
-    ]
-}
-
 /// Parses `size` bytes (decoded as UTF-8, invalid sequences replaced); errors are expected and
 /// ignored, anything else (a trap, a hang, a bad error position) is a finding.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     do {
-        _ = try RQLParser.parse(text, arguments: fuzzArguments())
+        // `$0`…`$3` arguments, or one argument of the right kind per format specifier (`%@`, `%K`,
+        // `%d`, …), so that format-string inputs reach the parser past the argument check.
+        _ = try RQLParser.parse(text, arguments: FormatArgumentSamples.arguments(for: text))
     } catch {
         // A thrown error must point into the text (or just past its end).
         precondition((0...text.unicodeScalars.count).contains(error.position), "error position out of range: \(error)")

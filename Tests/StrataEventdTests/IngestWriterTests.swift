@@ -59,7 +59,7 @@ struct IngestWriterTests {
             realm.add(object)
         }
         for query in ["payload['amount'] > 100", "id IN $0 AND (payload['amount'] > 100)"] {
-            let results = try realm.objects(StoredEvent.self).filter(validating: query, [["x"]])
+            let results = try realm.objects(StoredEvent.self).filter(validating: query, arguments: [["x"]])
             #expect(results.count == 1, "\(query)")
         }
     }

@@ -7,12 +7,6 @@ import Testing
 /// Random and fuzz-corpus inputs: parsing must return or throw, never trap or hang.
 @Suite("RQL parser: random input")
 struct ParserRandomInputTests {
-    /// The arguments the fuzz target passes too (see Sources/StrataQueryFuzz/main.swift).
-    static let arguments: [QueryArgument] = [
-        .value(.int(18)), .value(.string("k")), .value(.list([.int(1), .int(2)])),
-        .geo(.box(bottomLeft: GeoCoordinate(latitude: 0, longitude: 0), topRight: GeoCoordinate(latitude: 1, longitude: 1))),
-    ]
-
     /// Fragments of queries: tokens, pieces of tokens and awkward characters.
     static let alphabet: [String] = [
         "a", "b.c", "dogs", "map", "$x", "$y", "$0", "$1", "$3", "$9", "$", "@count", "@size", "@sum", "@avg",
@@ -25,6 +19,7 @@ struct ParserRandomInputTests {
         "2024-02-30@00:00:00", "-5-1-1@1:1:1:5", "oid(", "oid(507f1f77bcf86cd799439011)", "uuid(",
         "uuid(3b241101-e2bb-4255-8caf-4136c566a962)", "B64\"", "B64'AQ=='", "'", "\"", "'str'", "\"s\\\"\"",
         "\\", "\\u", "\\ud83d", "'\\ud83d\\ude00'", "é", "\u{301}", "😀", "\0", "\n", "\t", " ", "-", "~", "#",
+        "%@", "%K", "%d", "%ld", "%lld", "%u", "%f", "%lf", "%g", "%s", "%%", "%", "%x", "YES", "no", "'%@'",
     ]
 
     @Test("10,000 random strings from the token alphabet parse or throw a positioned error")
@@ -53,7 +48,7 @@ struct ParserRandomInputTests {
         var random = SeededRandom(seed: 42)
         for file in files {
             let text = try String(contentsOf: directory.appendingPathComponent(file), encoding: .utf8)
-            #expect(throws: Never.self, "\(file)") { try RQLParser.parse(text, arguments: Self.arguments) }
+            #expect(throws: Never.self, "\(file)") { try RQLParser.parse(text, arguments: FormatArgumentSamples.arguments(for: text)) }
             var scalars = Array(text.unicodeScalars)
             for _ in 0..<200 {
                 let index = Int.random(in: 0..<scalars.count, using: &random)
@@ -71,7 +66,7 @@ struct ParserRandomInputTests {
     /// Parses `text`; a thrown error must point into the text and end with its position.
     private func check(_ text: String) -> Bool {
         do {
-            _ = try RQLParser.parse(text, arguments: Self.arguments)
+            _ = try RQLParser.parse(text, arguments: FormatArgumentSamples.arguments(for: text))
             return true
         } catch {
             let length = text.unicodeScalars.count

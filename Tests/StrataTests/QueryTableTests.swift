@@ -172,7 +172,7 @@ struct QueryTableTests {
     func row(_ row: QueryRow) throws {
         let realm = try Self.makeRealm()
         let typed = realm.objects(QTPet.self).where(row.typed).map(\.id).sorted()
-        let parsed = try realm.objects(QTPet.self).filter(validating: row.rql, row.arguments).map(\.id).sorted()
+        let parsed = try realm.objects(QTPet.self).filter(validating: row.rql, arguments: row.arguments).map(\.id).sorted()
         #expect(typed == row.expected, "where {} for \(row.rql)")
         #expect(parsed == row.expected, "RQL \(row.rql)")
     }
@@ -223,7 +223,7 @@ struct QueryTableTests {
         for bad in ["age >", "age >> 3", "nosuch == 1", "name BEGINSWITH", "(age > 1", "age > 1 SORT(", "owner.nosuch == 1",
                     "tags.@count ==", "SUBQUERY(friends, $x, $x.age > 1)", "age > $3"] {
             do {
-                _ = try pets.filter(validating: bad, [1])
+                _ = try pets.filter(validating: bad, arguments: [1])
                 Issue.record("'\(bad)' should throw")
             } catch let error as Realm.Error {
                 #expect(error.code == Realm.Error.invalidQuery, "\(bad): \(error)")

@@ -26,7 +26,8 @@ extension Results {
         guard let location else {
             preconditionFailure("This method may only be called on RLMArray instances retrieved from an RLMRealm")
         }
-        let objectClass = Element.self as? ObjectBase.Type
+        // `Dog` for a `List<Dog>`, and also for the `Dog?` values of a `Map<String, Dog?>`.
+        let objectClass = Element._rlmColumn.objectType
         self.init(realm: location.realm, source: .collection(CollectionBase(location: location, objectClass: objectClass,
                                                                              backlinks: nil)))
     }
@@ -53,10 +54,18 @@ extension RealmKeyedCollection {
     /// The values matching a Realm Query Language predicate.
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Value> {
         do {
-            return try _valuesAsResults.filter(validating: predicateFormat, args)
+            return try _valuesAsResults.filter(validating: predicateFormat, arguments: args)
         } catch {
             preconditionFailure("Invalid query \"\(predicateFormat)\": \(error)")
         }
+    }
+
+    /// The values matching a predicate (arguments as in `filter(_:_:)`), throwing instead of
+    /// trapping.
+    ///
+    /// - Throws: ``Realm/Error`` with code `invalidQuery`.
+    public func filter(validating predicateFormat: String, _ args: Any...) throws -> Results<Value> {
+        try _valuesAsResults.filter(validating: predicateFormat, arguments: args)
     }
 
     /// The values sorted by a property.
@@ -69,5 +78,17 @@ extension RealmKeyedCollection where Value: ObjectBase {
     /// The values matching a type-safe query.
     public func `where`(_ isIncluded: (Query<Value>) -> Query<Bool>) -> Results<Value> {
         _valuesAsResults.where(isIncluded)
+    }
+}
+
+extension RealmKeyedCollection where Value: _QueryOptional, Value.Wrapped: ObjectBase {
+    /// The values of a map of optional objects (`Map<String, Dog?>`) matching a type-safe query,
+    /// as Realm Swift's `where`: `person.pets.where { $0.age > 2 }`. Nil values never match.
+    ///
+    /// - Complexity: O(1) to create; O(n) when read.
+    public func `where`(_ isIncluded: (Query<Value.Wrapped>) -> Query<Bool>) -> Results<Value> {
+        let predicate = isIncluded(Query<Value.Wrapped>()).predicate(root: Value.Wrapped.self)
+        return _valuesAsResults.with { query in query.predicate = QueryArguments.conjoin(query.predicate, predicate) }
+            .validated()
     }
 }

@@ -26,31 +26,51 @@ extension RealmCollection {
     /// The elements at `indexes`.
     public func objects(at indexes: IndexSet) -> [Element] { indexes.map { self[$0] } }
 
-    /// The elements matching a Realm Query Language predicate, with `$0…$n` arguments.
+    /// The elements matching a predicate, with arguments given as NSPredicate format specifiers
+    /// (`filter("name == %@ AND age > %d", name, 18)`, `filter("%K == %@", "name", "Ada")`) or
+    /// as Realm Query Language `$0…$n` (`filter("age > $0", 18)`).
     ///
-    /// Keeps Realm Swift's non-throwing signature: a malformed string is a programmer error and
-    /// traps with a message naming the position. For text from users or the network, use
-    /// ``filter(validating:_:)``.
+    /// `%@` takes any value (a scalar, an object, nil, or an array, set, `Results` or `List` for
+    /// `IN`), `%K` a key path, `%d`/`%i`/`%ld`/`%lld`/`%u` an integer, `%f`/`%lf`/`%g` a number
+    /// and `%s` a string; `YES`/`NO` are `true`/`false`. Values are bound, never pasted into the
+    /// text, so a string with quotes needs no escaping.
+    ///
+    /// Keeps Realm Swift's non-throwing signature: a malformed string, or arguments that do not
+    /// fit it, is a programmer error and traps with a message naming the position, as Realm's
+    /// exception does. For text from users or the network, use ``filter(validating:_:)``.
     ///
     /// - Complexity: O(1) to create; the query runs when the results are read.
     public func filter(_ predicateFormat: String, _ args: Any...) -> Results<Element> {
         do {
-            return try filter(validating: predicateFormat, args)
+            return try filter(validating: predicateFormat, arguments: args)
         } catch {
             preconditionFailure("Invalid query \"\(predicateFormat)\": \(error)")
         }
     }
 
-    /// The elements matching a Realm Query Language predicate; throws instead of trapping, for
-    /// queries from untrusted input.
+    /// The elements matching a predicate, taking its arguments exactly as ``filter(_:_:)`` does,
+    /// but throwing instead of trapping, for queries from untrusted input.
+    ///
+    /// ```swift
+    /// let adults = try people.filter(validating: "age >= %d AND name BEGINSWITH[c] %@", 18, prefix)
+    /// ```
     ///
     /// - Throws: ``Realm/Error`` with code `invalidQuery`, whose message names the position and
-    ///   what was expected, or the property that does not exist.
-    public func filter(validating predicateFormat: String, _ args: [Any] = []) throws -> Results<Element> {
+    ///   what was expected; the property that does not exist; or the format specifier whose
+    ///   argument is missing, extra or of the wrong type.
+    public func filter(validating predicateFormat: String, _ args: Any...) throws -> Results<Element> {
+        try filter(validating: predicateFormat, arguments: args)
+    }
+
+    /// The elements matching a predicate whose arguments are in an array (for queries built at
+    /// run time); otherwise as ``filter(validating:_:)``.
+    ///
+    /// - Throws: ``Realm/Error`` with code `invalidQuery`.
+    public func filter(validating predicateFormat: String, arguments: [Any]) throws -> Results<Element> {
         let base = _asResults
         let parsed: ParsedQuery
         do {
-            parsed = try RQLParser.parse(predicateFormat, arguments: args.map(QueryArguments.argument))
+            parsed = try RQLParser.parse(predicateFormat, arguments: arguments.map(QueryArguments.argument))
         } catch {
             throw Realm.Error(Realm.Error.invalidQuery, "\(error) (at position \(error.position))")
         }
@@ -62,6 +82,26 @@ extension RealmCollection {
         }
         try combined.validate()
         return combined
+    }
+
+    /// The index of the first element matching a predicate (arguments as in ``filter(_:_:)``),
+    /// or nil.
+    ///
+    /// Traps, as ``filter(_:_:)`` does, when the predicate or its arguments are malformed.
+    ///
+    /// - Complexity: O(n).
+    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        let matches: Results<Element>
+        do {
+            matches = try filter(validating: predicateFormat, arguments: args)
+        } catch {
+            preconditionFailure("Invalid query \"\(predicateFormat)\": \(error)")
+        }
+        guard let first = matches.first else { return nil }
+        if let object = first as? ObjectBase {
+            return firstIndex { ($0 as? ObjectBase)?.isSameObject(as: object) == true }
+        }
+        return firstIndex(of: first)
     }
 
     /// The elements sorted by a property (through to-one links: `"owner.name"`); stable.
@@ -97,16 +137,17 @@ extension RealmCollection where Element: ObjectBase {
         return firstIndex { $0.isSameObject(as: first) }
     }
 
-    /// The index of the first element matching a Realm Query Language predicate.
-    public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
-        let matches = (try? filter(validating: predicateFormat, args)) ?? filter(predicateFormat)
-        guard let first = matches.first else { return nil }
-        return firstIndex { $0.isSameObject(as: first) }
-    }
-
     /// The elements sorted by a key path (through to-one links); stable.
     public func sorted<V>(by keyPath: KeyPath<Element, V>, ascending: Bool = true) -> Results<Element> {
         sorted(byKeyPath: KeyPathTracer.dottedName(of: keyPath), ascending: ascending)
+    }
+
+    /// The elements, keeping the first of each distinct combination of the properties the key
+    /// paths name, as Realm Swift's `distinct(by: [\.name, \.owner.city])`.
+    ///
+    /// - Complexity: O(1) to create; O(n) when read.
+    public func distinct<S: Sequence>(by keyPaths: S) -> Results<Element> where S.Iterator.Element == PartialKeyPath<Element> {
+        distinct(by: KeyPathTracer.observedNames(Array(keyPaths)))
     }
 
     /// The smallest value of a property, or nil when there are no (non-nil) values.
@@ -168,11 +209,23 @@ extension RealmCollection {
 }
 
 extension Results {
-    /// Checks the query against the schema.
+    /// Checks the query against the schema: of the class for objects (of a table, a list, a
+    /// set, a map's values or linking objects), or for primitive elements (`self > 5`).
     func validate() throws {
-        guard case .table(let className) = source, let table = owner.readSnapshot.table(named: className) else { return }
+        let snapshot = owner.readSnapshot
         do {
-            _ = try CompiledQuery(query, snapshot: owner.readSnapshot, table: table.key)
+            switch source {
+            case .table(let className):
+                guard let table = snapshot.table(named: className) else { return }
+                _ = try CompiledQuery(query, snapshot: snapshot, table: table.key)
+            case .collection(let base):
+                if let objectClass = base.backlinks?.origin ?? base.objectClass {
+                    guard let table = owner.tableInfo(for: ClassInfo.known(objectClass)) else { return }
+                    _ = try CompiledQuery(query, snapshot: snapshot, table: table.key)
+                } else {
+                    _ = try ElementQuery(query, snapshot: snapshot)
+                }
+            }
         } catch {
             throw Realm.Error(Realm.Error.invalidQuery, error.message)
         }
@@ -211,4 +264,13 @@ public struct SortDescriptor: Sendable, Hashable {
 
     /// The same key path in the opposite direction.
     public func reversed() -> SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
+}
+
+/// A string literal is an ascending sort on that key path, as in Realm Swift:
+/// `results.sorted(by: ["name", SortDescriptor(keyPath: "age", ascending: false)])`.
+extension SortDescriptor: ExpressibleByStringLiteral {
+    /// An ascending descriptor for the key path `value`.
+    public init(stringLiteral value: String) {
+        self.init(keyPath: value)
+    }
 }

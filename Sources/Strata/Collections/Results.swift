@@ -111,7 +111,7 @@ enum ResultsSource: Equatable {
                 if realm.isRecordingEvents { realm.recordQueryRead(table: table, keys: matched) }
                 return .objects(matched)
             case .values(let values):
-                return .values(PrimitiveQuery.run(query, values: values))
+                return .values(PrimitiveQuery.run(query, values: values, snapshot: snapshot))
             }
         }
     }
@@ -151,6 +151,11 @@ enum ResultsRows {
             if let projectionType = Element.self as? any ProjectionObservable.Type,
                let projection = self.projection(projectionType, at: position, realm: realm) {
                 return projection as! Element
+            }
+            // The `Dog?` values of a `Map<String, Dog?>`.
+            if let objectType = Element._rlmColumn.objectType,
+               let table = realm.tableInfo(for: ClassInfo.known(objectType)) {
+                return realm.accessor(objectType, table: table, key: key(at: position)) as! Element
             }
             preconditionFailure("Results of \(Element.self) hold objects")
         case .values(let values):
@@ -231,22 +236,15 @@ struct CollectionBase: Equatable {
     }
 }
 
-/// Sorting and de-duplicating collections of primitive values.
+/// Filtering, sorting and de-duplicating collections of primitive values (`self > 5`).
 enum PrimitiveQuery {
-    static func run(_ query: ParsedQuery, values: [StrataEngine.Value]) -> [StrataEngine.Value] {
-        var values = values
-        if let first = query.sort.first, first.keyPath.components.isEmpty || first.keyPath.description == "self" {
-            values = values.enumerated().sorted { a, b in
-                let order = a.element.compare(b.element)
-                return order != 0 ? (first.ascending ? order < 0 : order > 0) : a.offset < b.offset
-            }.map(\.element)
-        }
-        if !query.distinct.isEmpty {
-            var seen = Set<StrataEngine.Value>()
-            values = values.filter { seen.insert($0).inserted }
-        }
-        if let limit = query.limit, values.count > limit { values.removeLast(values.count - limit) }
-        return values
+    /// The values that match `query`, sorted, distinct and limited. The query was checked when
+    /// the results were made (``Results/validate()``); a query that no longer compiles matches
+    /// nothing rather than everything.
+    static func run(_ query: ParsedQuery, values: [StrataEngine.Value], snapshot: Snapshot) -> [StrataEngine.Value] {
+        if query == ParsedQuery(predicate: .constant(true)) { return values }
+        guard let compiled = try? ElementQuery(query, snapshot: snapshot) else { return [] }
+        return compiled.run(on: values, in: snapshot)
     }
 }
 

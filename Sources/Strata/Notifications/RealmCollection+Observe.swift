@@ -104,7 +104,9 @@ extension ResultsSource {
             let reader = base.snapshotReader(realm: realm)
             let read: @Sendable (Snapshot) -> [StrataEngine.Value] = { snapshot in
                 let elements = reader(snapshot)
-                guard let table = elements.table else { return PrimitiveQuery.run(query, values: elements.values) }
+                guard let table = elements.table else {
+                    return PrimitiveQuery.run(query, values: elements.values, snapshot: snapshot)
+                }
                 let keys = elements.values.compactMap { $0.link?.key }
                 guard let compiled = try? CompiledQuery(query, snapshot: snapshot, table: table) else { return [] }
                 return compiled.run(on: snapshot, base: keys).map { .link(ObjectLink(table: table, key: $0)) }

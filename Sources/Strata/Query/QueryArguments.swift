@@ -18,8 +18,11 @@ enum QueryArguments {
     /// The stored form of a loosely typed value; objects must be managed (an unmanaged object
     /// matches nothing).
     static func stored(_ value: Any) -> StrataEngine.Value {
-        switch Realm.unwrapped(value) {
+        let value = Realm.unwrapped(value)
+        switch value {
         case is NSNull: return .null
+        // An `NSNumber` object (from `JSONSerialization`), before `Bool`: a 1 must not read as true.
+        case let number as NSNumber where type(of: value) is AnyObject.Type: return storedNumber(number)
         case let flag as Bool: return .bool(flag)
         case let number as Int: return .int(Int64(number))
         case let number as Int8: return .int(Int64(number))
@@ -42,9 +45,29 @@ enum QueryArguments {
             return mixed._rlmToStoredDetached()
         case let array as [Any]: return .list(array.map(stored))
         case let set as Set<AnyHashable>: return .list(set.map { stored($0.base) })
+        case let collection as any RealmCollection: return .list(storedElements(of: collection))
         case let custom as any _CustomPersistable: return stored(custom.persistableValue)
         case let raw as any RawRepresentable: return stored(raw.rawValue)
         default: return .string("\(value)")
+        }
+    }
+
+    /// The stored elements of a `Results`, `List`, `MutableSet` or `LinkingObjects` given for
+    /// `IN %@`.
+    private static func storedElements<C: RealmCollection>(of collection: C) -> [StrataEngine.Value] {
+        collection.map { stored($0) }
+    }
+
+    /// An `NSNumber` (from `JSONSerialization` or Objective-C style code) as the kind it holds:
+    /// a bool, a double for floating point, otherwise an integer.
+    private static func storedNumber(_ number: NSNumber) -> StrataEngine.Value {
+        switch String(cString: number.objCType) {
+        case "c", "B": return .bool(number.boolValue)
+        case "f", "d": return .double(number.doubleValue)
+        case "Q", "L":
+            let unsigned = number.uint64Value
+            return unsigned <= UInt64(Int64.max) ? .int(Int64(unsigned)) : .double(number.doubleValue)
+        default: return .int(number.int64Value)
         }
     }
 

@@ -38,6 +38,9 @@ struct PathCompiler {
     let snapshot: Snapshot
     /// Subquery variables in scope and the table each ranges over.
     var variables: [String: TableKey] = [:]
+    /// Whether key paths start at a primitive element (`self`) instead of an object's properties:
+    /// the queries of `List<Int>`, `MutableSet<String>` and map values.
+    var startsAtElement = false
 
     func invalidProperty(_ name: String, _ table: TableKey) -> QueryError {
         let type = snapshot.table(table)?.schema.name ?? "?"
@@ -46,6 +49,7 @@ struct PathCompiler {
 
     /// Compiles `path` starting at `root` (or at its variable's table).
     func compile(_ path: QueryKeyPath, root: TableKey) throws(QueryError) -> CompiledPath {
+        if startsAtElement, path.variable == nil { return try compileFromElement(path) }
         var table: TableKey? = root
         if let variable = path.variable {
             guard let bound = variables[variable] else {
@@ -136,6 +140,34 @@ struct PathCompiler {
         }
         return CompiledPath(variable: path.variable, steps: steps, isToMany: toMany,
                             targetTable: { if case .objects = reached { return table } else { return nil } }())
+    }
+
+    /// A key path over a primitive element: `self` (or nothing, for `sorted(ascending:)` and
+    /// `distinct()`), optionally followed by `@count`/`@size`, `@type`, or a key, `@keys` or
+    /// `@values` of a mixed dictionary.
+    private func compileFromElement(_ path: QueryKeyPath) throws(QueryError) -> CompiledPath {
+        var components = path.components[...]
+        if case .property(let name)? = components.first, name.lowercased() == "self" {
+            components.removeFirst()
+        } else if !components.isEmpty {
+            throw QueryError(position: 0, message: "Invalid key path '\(path)': the elements of a collection of "
+                             + "primitive values are named 'self', as in 'self > 5' or 'self BEGINSWITH \"a\"'")
+        }
+        var steps: [CompiledPath.Step] = []
+        var toMany = false
+        for component in components {
+            switch component {
+            case .count: steps.append(.count)
+            case .type: steps.append(.type)
+            case .mapKey(let key): steps.append(.mapKey(key))
+            case .keys: steps.append(.keys); toMany = true
+            case .values: steps.append(.values); toMany = true
+            default:
+                throw QueryError(position: 0, message: "Invalid key path '\(path)': a primitive value has no property "
+                                 + "'\(component)'")
+            }
+        }
+        return CompiledPath(variable: nil, steps: steps, isToMany: toMany, targetTable: nil)
     }
 
     private static func consumesCollection(_ component: KeyPathComponent) -> Bool {

@@ -49,13 +49,21 @@ extension PathCompiler {
                 op = mirrored
             }
             let typeTest = left.path?.steps.last == .type
+            if !typeTest, case .path(let path) = left, case .value(let value) = right {
+                try checkComparable(path, op, value)
+            }
             return .compare(left, op, right, comparison.options, comparison.quantifier, typeTest: typeTest)
         case .between(let operand, let lower, let upper, let quantifier):
             guard case .value(let low) = try compile(lower, table: table),
                   case .value(let high) = try compile(upper, table: table) else {
                 throw QueryError(position: 0, message: "BETWEEN needs two values")
             }
-            return .between(try compile(operand, table: table), low, high, quantifier)
+            let compiledOperand = try compile(operand, table: table)
+            if case .path(let path) = compiledOperand {
+                try checkComparable(path, .greaterOrEqual, low)
+                try checkComparable(path, .lessOrEqual, high)
+            }
+            return .between(compiledOperand, low, high, quantifier)
         case .inList(let operand, let list, let quantifier):
             let values: [Value]
             switch list {
@@ -70,10 +78,21 @@ extension PathCompiler {
                 values = resolved
             case .value(.list(let elements)), .value(.set(let elements)):
                 values = elements
+            case .keyPath(let collection):
+                // `'x' IN tags`, `%@ IN scores`, `name IN aliases`: some element of the
+                // collection (a list, a set or a map's values) equals the left side.
+                let elements = try compile(collection, root: table)
+                let element = try compile(operand, table: table)
+                if case .value(let value) = element { try checkComparable(elements, .equal, value) }
+                return .compare(.path(elements), .equal, element, [], .any, typeTest: false)
             default:
                 throw QueryError(position: 0, message: "IN needs a list of values")
             }
-            return .inList(try compile(operand, table: table), values, quantifier)
+            let compiledOperand = try compile(operand, table: table)
+            if case .path(let path) = compiledOperand {
+                for value in values { try checkComparable(path, .equal, value) }
+            }
+            return .inList(compiledOperand, values, quantifier)
         case .geoWithin(let path, let shape):
             return .geoWithin(try compile(path, root: table), shape)
         }
@@ -102,6 +121,34 @@ extension PathCompiler {
             inner.variables[variable] = elementTable
             return .subqueryCount(collection: compiledCollection, variable: variable,
                                   predicate: try inner.compile(predicate, table: elementTable))
+        }
+    }
+
+    /// Throws, as Realm does, when a property is compared with a value of a kind it can never
+    /// equal or be ordered against (`age > 'eighteen'`, `name BEGINSWITH 5`), instead of quietly
+    /// matching nothing. Nulls, mixed properties and lists of values are not checked.
+    private func checkComparable(_ path: CompiledPath, _ op: ComparisonOperator, _ value: Value) throws(QueryError) {
+        guard case .column(let table, let column, let kind, _, _, let expands)? = path.steps.last,
+              kind == .single || expands, let schema = snapshot.table(table)?.schema else { return }
+        let type = schema.columns[column].type
+        let numeric: Set<ValueType> = [.int, .float, .double, .decimal128]
+        let fits: Bool
+        switch value {
+        case .null, .list, .set, .dictionary: return
+        case .int: fits = numeric.contains(type) || type == .mixed || type == .bool
+        case .float, .double, .decimal128: fits = numeric.contains(type) || type == .mixed
+        case .bool: fits = type == .bool || type == .mixed
+        case .string, .binary: fits = type == .string || type == .binary || type == .mixed
+        case .timestamp: fits = type == .timestamp || type == .mixed
+        case .objectId: fits = type == .objectId || type == .mixed
+        case .uuid: fits = type == .uuid || type == .mixed
+        case .link: fits = type == .link || type == .mixed
+        }
+        let stringOperator = [.beginsWith, .endsWith, .contains, .like].contains(op)
+        guard fits, !stringOperator || [.string, .binary, .mixed].contains(type) else {
+            throw QueryError(position: 0, message: "Unsupported comparison between property '\(schema.columns[column].name)' "
+                             + "of type '\(type)' and a value of type '\(ValueComparison.typeName(value))'"
+                             + (stringOperator ? " with \(op.rawValue)" : ""))
         }
     }
 

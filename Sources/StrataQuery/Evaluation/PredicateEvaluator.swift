@@ -6,6 +6,8 @@ import StrataSupport
 struct PredicateEvaluator {
     let snapshot: Snapshot
     let root: TableKey
+    /// For a collection of primitives: the element being tested, where key paths start.
+    var element: Value? = nil
 
     /// An object or a value reached while following a key path.
     private enum Item {
@@ -121,6 +123,9 @@ struct PredicateEvaluator {
         var rootRow = row
         if let variable = path.variable, let bound = variables[variable] {
             current = [.object(bound.table, bound.key)]
+            rootRow = nil
+        } else if let element {
+            current = [makeItem(for: element, isLink: true)]
             rootRow = nil
         } else {
             current = [.object(root, key)]

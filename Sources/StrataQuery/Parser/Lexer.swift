@@ -53,6 +53,8 @@ struct Lexer {
                 append(.literal(.string(text)), from: start)
             case "$":
                 try scanDollar()
+            case "%":
+                try scanFormatSpecifier()
             case "@":
                 index += 1
                 let nameStart = index
@@ -137,6 +139,39 @@ struct Lexer {
         } else {
             throw QueryError(position: start, problem: "expected an argument number or a variable name after '$'")
         }
+    }
+
+    /// `%@`, `%K`, `%d`, `%i`, `%u`, `%f`, `%g`, `%e`, `%s`, with C length modifiers (`%ld`,
+    /// `%lld`, `%lf`, `%hd`, `%qd`, `%zu`). Inside a quoted string `%` is an ordinary character,
+    /// as in NSPredicate (`'%@'` is the two characters `%@`); outside, `%%` is refused with a
+    /// message saying so, since a percent sign means nothing there.
+    private mutating func scanFormatSpecifier() throws(QueryError) {
+        let start = index
+        index += 1
+        while let modifier = peek(index), ["l", "h", "q", "z", "t", "j"].contains(modifier) { index += 1 }
+        guard let conversion = peek(index) else {
+            throw QueryError(position: start, problem: "expected a format specifier such as %@, %K or %d after '%'")
+        }
+        let hasModifier = index > start + 1
+        let specifier: FormatSpecifier
+        switch conversion {
+        case "@" where !hasModifier: specifier = .object
+        case "K" where !hasModifier: specifier = .keyPath
+        case "d", "i": specifier = .integer
+        case "u": specifier = .unsigned
+        case "f", "F", "g", "G", "e", "E": specifier = .floating
+        case "s" where !hasModifier: specifier = .string
+        case "%" where !hasModifier:
+            throw QueryError(position: start, problem: "'%%' (a percent sign) can only appear inside a quoted string")
+        default:
+            throw QueryError(position: start,
+                             problem: "unsupported format specifier '\(excerpt(start..<index + 1))'; expected %@, %K, %d, %i, %u, %f, %g or %s")
+        }
+        index += 1
+        if let next = peek(index), next.isIdentifierContinue {
+            throw QueryError(position: start, problem: "unexpected \(describeScalar(at: index)) right after the format specifier '\(excerpt(start..<index))'")
+        }
+        append(.format(specifier), from: start)
     }
 
     /// A name, or a literal that starts like one: `T12:0`, `oid(…)`, `uuid(…)`, `B64"…"`.

@@ -103,7 +103,7 @@ extension Parser {
             return .keyPath(try parseKeyPath())
         case .word:
             switch token.keyword {
-            case "true", "false", "nil", "null":
+            case "true", "false", "yes", "no", "nil", "null":
                 return .value(try parseListElement())
             case "subquery" where peek(1).kind == .symbol("("):
                 return try parseSubquery()
@@ -117,15 +117,16 @@ extension Parser {
         }
     }
 
-    /// A literal, `true`/`false`/`nil`/`NULL` or a `$n` value: an element of a list literal.
+    /// A literal, `true`/`false` (or NSPredicate's `YES`/`NO`), `nil`/`NULL` or a `$n` value: an
+    /// element of a list literal.
     mutating func parseListElement() throws(QueryError) -> Value {
         let token = current
         let value: Value
         switch token.kind {
         case .literal(let literal): value = literal
         case .argument(let number): value = try valueArgument(number)
-        case .word where token.keyword == "true": value = .bool(true)
-        case .word where token.keyword == "false": value = .bool(false)
+        case .word where token.keyword == "true" || token.keyword == "yes": value = .bool(true)
+        case .word where token.keyword == "false" || token.keyword == "no": value = .bool(false)
         case .word where token.keyword == "nil" || token.keyword == "null": value = .null
         default: throw expected("a value")
         }

@@ -42,8 +42,10 @@ extension Parser {
                 }
                 try expect(")", "',' or ')' to end DISTINCT")
             default:
-                guard case .literal(.int(let limit)) = current.kind, limit >= 0 else {
-                    if case .literal(.int) = current.kind {
+                var bound = current.kind
+                if case .argument(let number) = bound { bound = .literal(try valueArgument(number)) }
+                guard case .literal(.int(let limit)) = bound, limit >= 0 else {
+                    if case .literal(.int) = bound {
                         throw QueryError(position: current.start, problem: "LIMIT must not be negative but found \(describe(current))")
                     }
                     throw expected("a non-negative integer")

@@ -15,11 +15,22 @@ public enum RQLParser {
     /// How deeply parentheses, `NOT`s and `SUBQUERY`s may nest.
     public static let maximumDepth = 200
 
-    /// Parses `text`, substituting `arguments` for `$0`, `$1`, …
+    /// Parses `text`, substituting `arguments` for `$0`, `$1`, … or, in order, for the
+    /// NSPredicate-style format specifiers `%@` (any value), `%K` (a key path), `%d`/`%i`/`%ld`/
+    /// `%lld` (an integer), `%u`, `%f`/`%lf`/`%g` (a number) and `%s` (a string).
+    ///
+    /// A query uses one style or the other. With format specifiers the number of arguments must
+    /// match, and each must fit its specifier; a mismatch is a ``QueryError``, never a trap.
+    /// Values are bound, never spliced into the text, so they need no quoting or escaping.
+    ///
+    /// ```swift
+    /// let query = try RQLParser.parse("%K == %@ AND age > %d", arguments: [.value(.string("name")),
+    ///                                 .value(.string("O'Brien")), .value(.int(18))])
+    /// ```
     public static func parse(_ text: String, arguments: [QueryArgument] = []) throws(QueryError) -> ParsedQuery {
         let scalars = Array(text.unicodeScalars)
-        let tokens = try Lexer.tokenize(scalars)
-        var parser = Parser(tokens: tokens, scalars: scalars, arguments: arguments)
+        let substitution = try FormatSubstitution(tokens: try Lexer.tokenize(scalars), arguments: arguments)
+        var parser = Parser(tokens: substitution.tokens, scalars: scalars, arguments: substitution.arguments)
         return try parser.parseQuery()
     }
 }

@@ -18,6 +18,14 @@ struct Token: Sendable {
         if case .word(let word) = kind { keyword = word.lowercased() } else { keyword = "" }
     }
 
+    /// A property name substituted for `%K`: a `.word` that is never a keyword, so a key path
+    /// named `and` or `true` stays a key path.
+    static func propertyName(_ name: String, start: Int, end: Int) -> Token {
+        var token = Token(.word(name), start: start, end: end)
+        token.keyword = ""
+        return token
+    }
+
     /// Whether this is the word `keyword` (given lowercased), ignoring case.
     func isWord(_ keyword: String) -> Bool { self.keyword == keyword }
 }
@@ -31,6 +39,10 @@ enum TokenKind: Sendable, Equatable {
     case variable(String)
     /// `$0`: an argument index.
     case argument(Int)
+    /// `%@`, `%K`, `%d`, …: an NSPredicate-style format specifier; they take the arguments in
+    /// order (the first specifier the first argument). Replaced before parsing (see
+    /// ``FormatSubstitution``).
+    case format(FormatSpecifier)
     /// `@count`, `@sum`, …: the name after `@`, lowercased.
     case attribute(String)
     /// A literal value (number, string, timestamp, ObjectId, UUID, binary).
@@ -47,4 +59,32 @@ enum TokenKind: Sendable, Equatable {
     case not
     /// Past the last token.
     case end
+}
+
+/// An NSPredicate-style format specifier, as Realm Swift accepts in `filter(_:_:)`.
+enum FormatSpecifier: Sendable, Equatable {
+    /// `%@`: any value (a scalar, an object, nil, or a list for `IN`).
+    case object
+    /// `%K`: a key path, substituted as a path (never as a value).
+    case keyPath
+    /// `%d`, `%i`, `%ld`, `%lld`, `%hd`, `%qd`, …: a signed integer.
+    case integer
+    /// `%u`, `%lu`, `%llu`, …: an integer that is not negative.
+    case unsigned
+    /// `%f`, `%lf`, `%g`, `%e`, …: a floating-point number (an integer is converted).
+    case floating
+    /// `%s`: a string.
+    case string
+
+    /// How the specifier is spelled in error messages.
+    var spelling: String {
+        switch self {
+        case .object: "%@"
+        case .keyPath: "%K"
+        case .integer: "%d"
+        case .unsigned: "%u"
+        case .floating: "%f"
+        case .string: "%s"
+        }
+    }
 }

@@ -201,7 +201,7 @@ public final class IngestWriter: @unchecked Sendable {
     private func raiseAlerts(for ids: [String], in realm: Realm, at now: Date) {
         guard !ids.isEmpty else { return }
         for rule in config.alerts {
-            guard let matches = try? realm.objects(StoredEvent.self).filter(validating: "id IN $0 AND (\(rule.query))", [ids])
+            guard let matches = try? realm.objects(StoredEvent.self).filter(validating: "id IN $0 AND (\(rule.query))", arguments: [ids])
             else { continue }
             for event in matches {
                 realm.add(Alert(value: ["id": "\(rule.name):\(event.id)", "rule": rule.name, "eventId": event.id,
