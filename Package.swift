@@ -115,17 +115,19 @@ let package = Package(
         .testTarget(name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV"], swiftSettings: strictSettings),
         // libFuzzer on the commit log, checkpoint and changeset decoders (STRATA_FUZZ_DECODER picks one).
         .executableTarget(
-            name: "strata-storage-fuzz", dependencies: ["StrataEngine", "StrataStorage"], path: "Sources/StrataStorageFuzz",
+            name: "strata-storage-fuzz", dependencies: ["StrataEngine", "StrataStorage", "StrataFuzzSupport"], path: "Sources/StrataStorageFuzz",
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
-        .executableTarget(name: "strata-query-fuzz", dependencies: ["StrataQuery"], path: "Sources/StrataQueryFuzz", swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
+        .target(name: "StrataFuzzSupport", swiftSettings: strictSettings),
+        .executableTarget(name: "strata-query-fuzz", dependencies: ["StrataQuery", "StrataFuzzSupport"], path: "Sources/StrataQueryFuzz", swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
         // libFuzzer targets for the daemon's request parser and configuration loader (seed
         // corpora: the dot-files in each Corpus folder).
         .executableTarget(
-            name: "strata-eventd-request-fuzz", dependencies: ["StrataEventd"], path: "Demo/EventDaemon/Fuzz/RequestParser",
+            name: "strata-eventd-request-fuzz", dependencies: ["StrataEventd", "StrataFuzzSupport"], path: "Demo/EventDaemon/Fuzz/RequestParser",
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
         .executableTarget(
             name: "strata-eventd-config-fuzz",
-            dependencies: ["StrataEventd", .product(name: "Yams", package: "Yams")], path: "Demo/EventDaemon/Fuzz/Config",
+            dependencies: ["StrataEventd", "StrataFuzzSupport", .product(name: "Yams", package: "Yams")],
+            path: "Demo/EventDaemon/Fuzz/Config",
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
     ]
 )

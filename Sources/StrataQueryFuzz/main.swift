@@ -11,6 +11,7 @@
 // each file named on its command line once, to replay a crash.
 
 import Foundation
+import StrataFuzzSupport
 import StrataEngine
 import StrataQuery
 
@@ -30,19 +31,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// The entry point of a build without `--sanitize=fuzzer`: SwiftPM links an executable's `main`
-/// to `<module>_main`, which a `-parse-as-library` module without `@main` would not define.
-/// Replays each file named on the command line.
+/// The entry point of a build without `--sanitize=fuzzer` (SwiftPM links an executable's `main`
+/// to `<module>_main`): replays each file named on the command line.
 @_cdecl("strata_query_fuzz_main")
 public func replayMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    for path in CommandLine.arguments.dropFirst() {
-        guard let contents = FileManager.default.contents(atPath: path) else {
-            print("cannot read \(path)")
-            return 1
-        }
-        let bytes = [UInt8](contents) + [0] // Never empty, so the buffer has a base address.
-        _ = bytes.withUnsafeBufferPointer { fuzz($0.baseAddress!, bytes.count - 1) }
-        print("parsed without trapping: \(path)")
-    }
-    return 0
+    FuzzReplay.run(CommandLine.arguments.dropFirst(), through: fuzz)
 }

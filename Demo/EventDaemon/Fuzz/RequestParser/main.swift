@@ -11,6 +11,7 @@
 // replay a crash.
 
 import Foundation
+import StrataFuzzSupport
 import StrataEventd
 
 private let parser = RequestParser(maxDepth: 32, knownTypes: nil)
@@ -36,14 +37,5 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 /// to `<module>_main`): replays each file named on the command line.
 @_cdecl("strata_eventd_request_fuzz_main")
 public func replayMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> CInt {
-    for path in CommandLine.arguments.dropFirst() {
-        guard let contents = FileManager.default.contents(atPath: path) else {
-            print("cannot read \(path)")
-            return 1
-        }
-        let bytes = [UInt8](contents) + [0] // Never empty, so the buffer has a base address.
-        _ = bytes.withUnsafeBufferPointer { fuzz($0.baseAddress!, bytes.count - 1) }
-        print("parsed without trapping: \(path)")
-    }
-    return 0
+    FuzzReplay.run(CommandLine.arguments.dropFirst(), through: fuzz)
 }
