@@ -24,7 +24,7 @@ struct FuzzCorpusTests {
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0 && process.terminationReason == .exit, "\(text)")
-        #expect(text.components(separatedBy: "decoded without trapping").count - 1 == inputs.count, "\(text)")
+        #expect(text.components(separatedBy: "ran without trapping").count - 1 == inputs.count, "\(text)")
     }
 
     /// An executable built beside the test bundle.
