@@ -81,16 +81,28 @@ final class RealmState {
     /// up front, reads skip the row caches), so threads may share it without locks.
     let isFrozen: Bool
 
-    /// The dispatch queue scheduler this state is confined to, when it is one (resolved once:
-    /// the confinement check runs on every property read).
-    private let queueScheduler: DispatchQueueScheduler?
+    /// What the state is confined to (resolved once: the confinement check runs on every
+    /// property read).
+    let confinement: Confinement
 
-    private init(pinned: PinnedSnapshot, store: Store, scheduler: (any Scheduler)?, isFrozen: Bool = false) {
+    /// What a Realm is confined to, as Realm Swift's schedulers decide it.
+    enum Confinement {
+        /// The thread that opened it (compared by pthread identity): a Realm opened without a
+        /// queue, including on the main thread while it runs a `DispatchQueue.sync` block.
+        case thread
+        /// A serial dispatch queue, wherever the queue runs (`Realm(configuration:queue:)`).
+        case queue(DispatchQueueScheduler)
+        /// An actor (`Realm(configuration:actor:)`): checked with the actor's isolation.
+        case actor(any Actor)
+    }
+
+    private init(pinned: PinnedSnapshot, store: Store, scheduler: (any Scheduler)?,
+                 confinement: Confinement = .thread, isFrozen: Bool = false) {
         self.pinned = pinned
         self.store = store
         self.scheduler = scheduler
         self.isFrozen = isFrozen
-        queueScheduler = scheduler as? DispatchQueueScheduler
+        self.confinement = confinement
     }
 
     /// A frozen state at `live`'s current read version (the version before an open write),
@@ -130,12 +142,20 @@ final class RealmState {
         retainsTarget = wanted
     }
 
-    /// Whether the caller may use this state: on its scheduler when it has one that is not
-    /// tied to one thread (a dispatch queue), otherwise on the thread that created it.
+    /// Whether the caller may use this state: on its queue for a queue-confined Realm, isolated
+    /// to its actor for an actor-confined one, otherwise on the thread that created it (the main
+    /// thread counts as itself whatever queue's `sync` block it runs, as in Realm Swift).
     var isOnOwningThread: Bool {
         if isFrozen { return true }
-        if let queueScheduler { return queueScheduler.isOnSchedulerThread }
-        return pthread_equal(thread, pthread_self()) != 0
+        switch confinement {
+        case .thread: return pthread_equal(thread, pthread_self()) != 0
+        case .queue(let scheduler): return scheduler.isOnSchedulerThread
+        case .actor(let actor):
+            // Swift has no boolean "is this actor's executor current" for any actor: this traps,
+            // with Realm's message, when the caller is not isolated to the actor.
+            actor.preconditionIsolated("Realm accessed from incorrect thread.")
+            return true
+        }
     }
 
     private final class WeakState: @unchecked Sendable {
@@ -155,8 +175,9 @@ final class RealmState {
             return try queueStates.withLockedValue { states in
                 let key = QueueKey(queue: ObjectIdentifier(queue), store: ObjectIdentifier(store))
                 if let state = states[key]?.state { return (state, false) }
-                let state = RealmState(pinned: try store.pin(), store: store,
-                                       scheduler: DispatchQueueScheduler(queue: queue))
+                let scheduler = DispatchQueueScheduler(queue: queue)
+                let state = RealmState(pinned: try store.pin(), store: store, scheduler: scheduler,
+                                       confinement: .queue(scheduler))
                 states[key] = WeakState(state)
                 return (state, true)
             }
@@ -167,6 +188,21 @@ final class RealmState {
         let state = RealmState(pinned: try store.pin(), store: store, scheduler: currentScheduler())
         dictionary[key] = WeakState(state)
         return (state, true)
+    }
+
+    /// The state for `store` confined to `actor`, creating it (and pinning the newest version)
+    /// if there is none; its notifications run as jobs on the actor.
+    ///
+    /// - Returns: the state and whether it was just created.
+    static func forActor(_ actor: any Actor, store: Store) throws -> (RealmState, isNew: Bool) {
+        try actorStates.withLockedValue { states in
+            let key = QueueKey(queue: ObjectIdentifier(actor), store: ObjectIdentifier(store))
+            if let state = states[key]?.state { return (state, false) }
+            let state = RealmState(pinned: try store.pin(), store: store, scheduler: ActorScheduler(actor: actor),
+                                   confinement: .actor(actor))
+            states[key] = WeakState(state)
+            return (state, true)
+        }
     }
 
     /// The scheduler of the calling thread: the event loop running on it, or the main queue on
@@ -184,4 +220,8 @@ final class RealmState {
 
     /// The states of queue-confined Realms (`Realm(configuration:queue:)`).
     private static let queueStates = LockedValueBox<[QueueKey: WeakState]>([:])
+
+    /// The states of actor-confined Realms (`Realm(configuration:actor:)`), keyed by actor
+    /// identity in `QueueKey.queue`.
+    private static let actorStates = LockedValueBox<[QueueKey: WeakState]>([:])
 }
