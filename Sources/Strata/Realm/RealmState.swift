@@ -92,6 +92,11 @@ final class RealmState {
         case thread
         /// A serial dispatch queue, wherever the queue runs (`Realm(configuration:queue:)`).
         case queue(DispatchQueueScheduler)
+        /// The main thread (a Realm opened there): usable on the main thread, whatever queue's
+        /// `sync` block it runs, and in any block the main queue runs (on Linux, once the main
+        /// thread calls `dispatchMain()`, as an `async` main does, the main queue, and so the
+        /// main actor, runs on other threads, not always the same one).
+        case main(DispatchQueueScheduler)
         /// An actor (`Realm(configuration:actor:)`): checked with the actor's isolation.
         case actor(any Actor)
     }
@@ -150,6 +155,7 @@ final class RealmState {
         switch confinement {
         case .thread: return pthread_equal(thread, pthread_self()) != 0
         case .queue(let scheduler): return scheduler.isOnSchedulerThread
+        case .main(let scheduler): return pthread_equal(thread, pthread_self()) != 0 || scheduler.isOnSchedulerThread
         case .actor(let actor):
             // Swift has no boolean "is this actor's executor current" for any actor: this traps,
             // with Realm's message, when the caller is not isolated to the actor.
@@ -164,7 +170,7 @@ final class RealmState {
         init(_ state: RealmState) { self.state = state }
     }
 
-    private static let threadKey = "io.strata.realm-states"
+    static let threadKey = "io.strata.realm-states"
 
     /// The state for `store` on the calling thread, creating it (and pinning the newest
     /// version) if there is none.
@@ -182,11 +188,47 @@ final class RealmState {
                 return (state, true)
             }
         }
+        if EventLoop.current != nil { return try forCurrentThread(store: store, place: .other) }
+        if Thread.isMainThread { return try forCurrentThread(store: store, place: .mainThread) }
+        let main = DispatchQueueScheduler(queue: .main)
+        return try forCurrentThread(store: store, place: main.isOnSchedulerThread ? .mainQueue : .other)
+    }
+
+    /// Where a Realm without a queue is being opened.
+    enum Place {
+        /// The main thread: the Realm is usable there (inside any queue's `sync` block too) and
+        /// in main-queue blocks, and delivers on the main queue.
+        case mainThread
+        /// A main-queue block on another thread (Linux after `dispatchMain()`, as in an `async`
+        /// main or a `@MainActor` task): the Realm is confined to the main queue.
+        case mainQueue
+        /// Any other thread: the Realm is confined to it (and delivers on its event loop, if any).
+        case other
+    }
+
+    /// The state for `store` opened at `place` on the calling thread (a parameter so tests can
+    /// take the main thread's path).
+    static func forCurrentThread(store: Store, place: Place) throws -> (RealmState, isNew: Bool) {
+        let key = ObjectIdentifier(store)
+        if place != .other, let state = mainStates.withLockedValue({ $0[key]?.state }), state.isOnOwningThread {
+            return (state, false)
+        }
         let dictionary = Thread.current.threadDictionary
-        let key = "\(threadKey).\(ObjectIdentifier(store).hashValue)"
-        if let box = dictionary[key] as? WeakState, let state = box.state { return (state, false) }
-        let state = RealmState(pinned: try store.pin(), store: store, scheduler: currentScheduler())
-        dictionary[key] = WeakState(state)
+        let threadKey = "\(Self.threadKey).\(key.hashValue)"
+        if place != .mainQueue, let box = dictionary[threadKey] as? WeakState, let state = box.state {
+            return (state, false)
+        }
+        let state: RealmState
+        switch place {
+        case .mainThread, .mainQueue:
+            let main = DispatchQueueScheduler(queue: .main)
+            state = RealmState(pinned: try store.pin(), store: store, scheduler: main,
+                               confinement: place == .mainThread ? .main(main) : .queue(main))
+            mainStates.withLockedValue { $0[key] = WeakState(state) }
+        case .other:
+            state = RealmState(pinned: try store.pin(), store: store, scheduler: EventLoop.current)
+        }
+        if place != .mainQueue { dictionary[threadKey] = WeakState(state) }
         return (state, true)
     }
 
@@ -205,14 +247,6 @@ final class RealmState {
         }
     }
 
-    /// The scheduler of the calling thread: the event loop running on it, or the main queue on
-    /// the main thread; nil on other threads.
-    private static func currentScheduler() -> (any Scheduler)? {
-        if let loop = EventLoop.current { return loop }
-        if Thread.isMainThread { return DispatchQueueScheduler(queue: .main) }
-        return nil
-    }
-
     private struct QueueKey: Hashable {
         let queue: ObjectIdentifier
         let store: ObjectIdentifier
@@ -220,6 +254,10 @@ final class RealmState {
 
     /// The states of queue-confined Realms (`Realm(configuration:queue:)`).
     private static let queueStates = LockedValueBox<[QueueKey: WeakState]>([:])
+
+    /// The main thread's and main queue's state per store (the main queue may run on several
+    /// threads, so the thread dictionary alone cannot find it).
+    private static let mainStates = LockedValueBox<[ObjectIdentifier: WeakState]>([:])
 
     /// The states of actor-confined Realms (`Realm(configuration:actor:)`), keyed by actor
     /// identity in `QueueKey.queue`.

@@ -54,9 +54,12 @@ struct ObserveOnQueueTests {
             }
         }
         let otherToken = realm.objects(NoteDog.self).observe(on: queue) { change in
-            if case .update(let dogs, _, _, _) = change { other.record("\(dogs.count)") }
+            switch change {
+            case .initial(let dogs), .update(let dogs, _, _, _): other.record("\(dogs.count)")
+            case .error(let error): other.record("error \(error)")
+            }
         }
-        #expect(log.next())
+        #expect(log.next() && other.next())
         try realm.write { realm.add(NoteDog(value: ["id": 1, "name": "Rex"])) }
         #expect(log.next())
         #expect(log.all == ["initial 0", "update [\"Rex\"] [] [0] []"])
@@ -67,6 +70,7 @@ struct ObserveOnQueueTests {
         try realm.write { realm.add(NoteDog(value: ["id": 2, "name": "Fido"])) }
         #expect(other.next())   // the same queue's Realm delivered this version
         queue.sync {}
+        #expect(other.all == ["0", "1", "2"])
         #expect(log.all.count == 2, "no delivery after invalidate: \(log.all)")
         otherToken.invalidate()
     }
@@ -127,11 +131,13 @@ struct ObserveOnQueueTests {
         token = nil
         let other = DeliveryLog()
         let otherToken = realm.objects(NoteDog.self).observe(on: queue) { change in
-            if case .update = change { other.record("update") }
+            if case .update(let dogs, _, _, _) = change { other.record("update \(dogs.count)") }
+            if case .initial(let dogs) = change { other.record("initial \(dogs.count)") }
         }
-        queue.sync {}
+        #expect(other.next())
         try realm.write { realm.add(NoteDog(value: ["id": 1])) }
         #expect(other.next())
+        #expect(other.all == ["initial 0", "update 1"])
         queue.sync {}
         #expect(log.all == ["delivery"])
         otherToken.invalidate()

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 @testable import Strata
 import StrataTestSupport
@@ -9,40 +12,82 @@ func confinementConfiguration(_ name: String) -> Realm.Configuration {
                         objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self])
 }
 
-/// Opens a Realm, then inside a serial queue's `sync` block opens another and writes with both:
-/// all of it runs on the calling thread, so both are that thread's Realm.
-func writeInsideQueueSync() throws {
-    let configuration = confinementConfiguration("queue-sync")
-    let queue = DispatchQueue(label: "queue-sync")
-    let outside = try Realm(configuration: configuration)
-    let count = try queue.sync {
-        let realm = try Realm(configuration: configuration)
-        try realm.write { realm.add(NoteDog(value: ["id": 1, "name": "Rex"])) }
-        try outside.write { outside.add(NoteDog(value: ["id": 2, "name": "Fido"])) }
-        return realm.objects(NoteDog.self).count
-    }
-    precondition(count == 2 && outside.objects(NoteDog.self).count == 2, "both writes are read back")
-}
-
 /// Realm Swift's confinement rules: a Realm opened without a queue belongs to its thread (compared
 /// by thread identity, whatever queue's block the thread runs); one opened with a queue belongs
 /// to the queue, whichever thread runs it.
 @Suite("Thread confinement rules")
 struct ThreadConfinementRuleTests {
-    @Test("on the main thread, a Realm opened inside a serial queue's sync block is the main thread's and can be written")
-    func mainThreadInsideQueueSync() async {
-        // Swift Testing runs test bodies (even @MainActor ones) off the main thread on Linux; an
-        // exit test's body runs on its process's main thread.
-        await #expect(processExitsWith: .success) {
-            precondition(Thread.isMainThread, "the exit test body does not run on the main thread")
-            try! writeInsideQueueSync()
+    @Test("a Realm opened on the main thread stays usable there inside a serial queue's sync block and a concurrentPerform iteration, and in main-queue blocks")
+    func mainThreadRealm() throws {
+        // Swift Testing never runs a body on the main thread on Linux (not even an exit test's):
+        // open the Realm as the main thread does, on this thread.
+        let configuration = confinementConfiguration("main-thread")
+        let realm = try Realm(configuration: configuration) { store in
+            try RealmState.forCurrentThread(store: store, place: .mainThread)
         }
+        #expect((realm.state.scheduler as? DispatchQueueScheduler)?.queue.label == DispatchQueue.main.label)
+        let queue = DispatchQueue(label: "main-thread-sync")
+        try queue.sync {
+            try realm.write { realm.add(NoteDog(value: ["id": 100])) }
+            let again = try Realm(configuration: configuration)
+            #expect(again.state === realm.state)
+        }
+        let caller = pthread_self()
+        let box = UncheckedBox(realm)
+        let failures = FailureLog()
+        DispatchQueue.concurrentPerform(iterations: 4) { index in
+            guard pthread_equal(caller, pthread_self()) != 0 else { return }
+            do {
+                try box.value.write { box.value.add(NoteDog(value: ["id": index])) }
+            } catch {
+                failures.record("\(error)")
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all)")
+        // A main-queue block, whichever thread runs it, may use the main thread's Realm.
+        let count = UncheckedBox(0)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.main.async {
+            count.value = box.value.objects(NoteDog.self).count
+            done.signal()
+        }
+        done.wait()
+        #expect(count.value == realm.objects(NoteDog.self).count && count.value >= 2)
     }
 
     @MainActor
-    @Test("on the thread running a @MainActor test, a Realm opened inside a serial queue's sync block can be written")
+    @Test("@MainActor code (main-queue blocks on Linux) can open and write a Realm inside a serial queue's sync block")
     func mainActorInsideQueueSync() throws {
-        try writeInsideQueueSync()
+        let configuration = confinementConfiguration("main-actor-sync")
+        let count = try DispatchQueue(label: "main-actor-sync").sync {
+            let realm = try Realm(configuration: configuration)
+            try realm.write { realm.add(NoteDog(value: ["id": 1])) }
+            return realm.objects(NoteDog.self).count
+        }
+        #expect(count == 1)
+    }
+
+    @MainActor
+    @Test("a Realm opened in @MainActor code is confined to the main queue: usable across awaits, and it delivers there")
+    func mainActorRealmAcrossAwaits() async throws {
+        let configuration = confinementConfiguration("main-actor")
+        let realm = try Realm(configuration: configuration)
+        let (changes, continuation) = AsyncStream.makeStream(of: Int.self)
+        let token = realm.objects(NoteDog.self).observe { change in
+            switch change {
+            case .initial(let dogs), .update(let dogs, _, _, _): continuation.yield(dogs.count)
+            case .error: continuation.yield(-1)
+            }
+        }
+        var counts = changes.makeAsyncIterator()
+        #expect(await counts.next() == 0)
+        try await Task.detached {
+            let other = try Realm(configuration: configuration)
+            try other.write { other.add(NoteDog(value: ["id": 1])) }
+        }.value
+        #expect(await counts.next() == 1)
+        #expect(realm.objects(NoteDog.self).count == 1)
+        token.invalidate()
     }
 
     @Test("on another thread, a Realm opened inside a serial queue's sync block is that thread's")
@@ -60,14 +105,6 @@ struct ThreadConfinementRuleTests {
         }
     }
 
-    @Test("every DispatchQueue.concurrentPerform iteration, the main thread's included, opens and writes its own Realm")
-    func concurrentPerformFromMainThread() async {
-        await #expect(processExitsWith: .success) {
-            precondition(Thread.isMainThread, "the exit test body does not run on the main thread")
-            try! ThreadConfinementRuleTests.writeInConcurrentPerform(confinementConfiguration("perform-main"))
-        }
-    }
-
     @Test("DispatchQueue.concurrentPerform from another thread: each iteration opens and writes its own Realm")
     func concurrentPerformFromOtherThread() throws {
         let configuration = confinementConfiguration("perform-thread")
@@ -76,7 +113,7 @@ struct ThreadConfinementRuleTests {
 
     /// Eight iterations each add one dog in their own Realm and read it back; the store, kept
     /// open by a Realm of the calling thread, ends with eight dogs.
-    static func writeInConcurrentPerform(_ configuration: Realm.Configuration) throws {
+    private static func writeInConcurrentPerform(_ configuration: Realm.Configuration) throws {
         let keeper = try Realm(configuration: configuration)
         let failures = FailureLog()
         DispatchQueue.concurrentPerform(iterations: 8) { index in
