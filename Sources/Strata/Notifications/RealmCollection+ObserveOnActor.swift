@@ -31,29 +31,34 @@ extension RealmCollection {
         realm.verifyThread()
         precondition(!realm.isInWriteTransaction, "Cannot register notification blocks from within write transactions.")
         let reference = ThreadSafeReference(to: self)
-        let observation = await registerCollectionObserver(reference, configuration: realm.configuration,
-                                                           keyPaths: keyPaths, on: actor, block)
+        let observation = await registerHandedOverObserver(reference, configuration: realm.configuration, on: actor,
+                                                           failed: { actor, error in block(actor, .error(error)) },
+                                                           register: { actor, collection, observation in
+            collection.observe(keyPaths: keyPaths, on: nil) { change in
+                if observation.isWanted { block(actor, change) }
+            }
+        })
         return HandedOverToken(observation)
     }
 }
 
-/// Opens the actor's Realm, resolves the collection there and registers the observer.
-private func registerCollectionObserver<C: RealmCollection, A: Actor>(
-    _ reference: ThreadSafeReference<C>, configuration: Realm.Configuration, keyPaths: [String]?,
-    on actor: isolated A, _ block: @Sendable @escaping (isolated A, RealmCollectionChange<C>) -> Void
+/// Opens a Realm of `configuration` confined to `actor`, resolves `reference` there and lets
+/// `register` add the observer (which checks the observation's `isWanted` before each block);
+/// calls `failed` when the Realm cannot be opened.
+func registerHandedOverObserver<Value: ThreadConfined, A: Actor>(
+    _ reference: ThreadSafeReference<Value>, configuration: Realm.Configuration, on actor: isolated A,
+    failed: @Sendable (isolated A, any Error) -> Void,
+    register: @Sendable (isolated A, Value, QueueObservation) -> NotificationToken
 ) async -> QueueObservation {
     let realm: Realm
     do {
         realm = try await Realm(configuration: configuration, actor: actor)
     } catch {
-        block(actor, .error(error))
+        failed(actor, error)
         return QueueObservation(invalidatingOn: ActorScheduler(actor: actor))
     }
     let observation = QueueObservation(invalidatingOn: realm.state.scheduler ?? ActorScheduler(actor: actor))
-    guard let collection = realm.resolve(reference) else { return observation }
-    let token = collection.observe(keyPaths: keyPaths, on: nil) { change in
-        if observation.isWanted { block(actor, change) }
-    }
-    observation.attach(token, realm: realm)
+    guard let value = realm.resolve(reference) else { return observation }   // deleted meanwhile
+    observation.attach(register(actor, value, observation), realm: realm)
     return observation
 }

@@ -76,7 +76,7 @@ struct ActorRealmTests {
     }
 
     @MainActor
-    @Test("Results.observe(on: actor) from the main actor's Realm delivers, isolated to the actor, the collection resolved there")
+    @Test("Results and Object observe(on: actor) from the main actor's Realm deliver, isolated to the actor, the values resolved there")
     func observeOnActor() async throws {
         let configuration = confinementConfiguration("observe-on-actor")
         // On Linux the main actor's jobs may run on different threads: confine the Realm to it.
@@ -94,6 +94,17 @@ struct ActorRealmTests {
         await keeper.waitForEntries(2)
         #expect(await keeper.seen == ["actor initial 0", "actor update 1 [0]"])
         token.invalidate()
+
+        let dog = realm.objects(NoteDog.self).first!
+        let objectToken = await dog.observe(keyPaths: ["name"], on: keeper) { (keeper, change: ObjectChange<NoteDog>) in
+            if case .change(let dog, let properties) = change {
+                keeper.record("object \(dog.name) \(properties.map(\.name))")
+            }
+        }
+        try await realm.asyncWrite { dog.name = "Rex" }
+        await keeper.waitForEntries(3)
+        #expect(await keeper.seen.last == "object Rex [\"name\"]")
+        objectToken.invalidate()
         await keeper.stop()
     }
 
