@@ -170,7 +170,7 @@ final class RealmState {
         init(_ state: RealmState) { self.state = state }
     }
 
-    static let threadKey = "io.strata.realm-states"
+    private static let threadKey = "io.strata.realm-states"
 
     /// The state for `store` on the calling thread, creating it (and pinning the newest
     /// version) if there is none.
@@ -190,8 +190,7 @@ final class RealmState {
         }
         if EventLoop.current != nil { return try forCurrentThread(store: store, place: .other) }
         if Thread.isMainThread { return try forCurrentThread(store: store, place: .mainThread) }
-        let main = DispatchQueueScheduler(queue: .main)
-        return try forCurrentThread(store: store, place: main.isOnSchedulerThread ? .mainQueue : .other)
+        return try forCurrentThread(store: store, place: mainScheduler.isOnSchedulerThread ? .mainQueue : .other)
     }
 
     /// Where a Realm without a queue is being opened.
@@ -221,9 +220,8 @@ final class RealmState {
         let state: RealmState
         switch place {
         case .mainThread, .mainQueue:
-            let main = DispatchQueueScheduler(queue: .main)
-            state = RealmState(pinned: try store.pin(), store: store, scheduler: main,
-                               confinement: place == .mainThread ? .main(main) : .queue(main))
+            state = RealmState(pinned: try store.pin(), store: store, scheduler: mainScheduler,
+                               confinement: place == .mainThread ? .main(mainScheduler) : .queue(mainScheduler))
             mainStates.withLockedValue { $0[key] = WeakState(state) }
         case .other:
             state = RealmState(pinned: try store.pin(), store: store, scheduler: EventLoop.current)
@@ -254,6 +252,9 @@ final class RealmState {
 
     /// The states of queue-confined Realms (`Realm(configuration:queue:)`).
     private static let queueStates = LockedValueBox<[QueueKey: WeakState]>([:])
+
+    /// The scheduler of the main queue, shared by the main thread's and main queue's Realms.
+    private static let mainScheduler = DispatchQueueScheduler(queue: .main)
 
     /// The main thread's and main queue's state per store (the main queue may run on several
     /// threads, so the thread dictionary alone cannot find it).

@@ -100,7 +100,8 @@ extension Realm {
         verifyThread()
         precondition(!isFrozen, "Can't perform transactions on a frozen Realm")
         precondition(state.scheduler != nil, "Can only perform asynchronous writes on a Realm with a scheduler: open it "
-                     + "on an EventLoop's thread, the main thread, with Realm(configuration:queue:) or Realm(configuration:actor:)")
+                     + "on an EventLoop's thread, the main thread, with Realm(configuration:queue:) or "
+                     + "Realm(configuration:actor:)")
         let queue = asyncWrites
         let id = queue.nextID
         queue.nextID &+= 1
