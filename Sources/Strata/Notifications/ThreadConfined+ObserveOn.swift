@@ -44,8 +44,9 @@ extension ThreadConfined {
 
 /// A value used only on one serial queue, carried there by a `@Sendable` closure.
 final class QueueConfined<Value>: @unchecked Sendable {
-    // Safety: created on the registering thread and read only inside blocks running on the one
-    // serial queue it is handed to, after `queue.async` (which orders the accesses).
+    // Safety: `value` is immutable and read only by blocks running on the one serial queue (or
+    // actor) it is handed to; the hand-off (`queue.async`, a scheduler's `schedule`, or a lock
+    // release followed by an acquire) orders the creating thread's writes before those reads.
     let value: Value
     init(_ value: Value) { self.value = value }
 }
