@@ -9,11 +9,11 @@
 /// An ``EventLoop`` sets the marker to itself for as long as ``EventLoop/run()`` runs on a thread,
 /// and ``AsyncScheduler`` sets it to its identity while one of its closures runs, so that
 /// `inEventLoop` / `isOnSchedulerThread` cost one `pthread_getspecific` and no lock.
-struct ThreadLocalMarker: Sendable {
+package struct ThreadLocalMarker: Sendable {
     private let key: pthread_key_t
 
     /// Creates a marker backed by a fresh pthread key; create one per use, once (a `static let`).
-    init() {
+    package init() {
         var key = pthread_key_t()
         let result = pthread_key_create(&key, nil)
         precondition(result == 0, "pthread_key_create failed with \(result)")
@@ -21,17 +21,17 @@ struct ThreadLocalMarker: Sendable {
     }
 
     /// The value this thread set, or `nil`.
-    var current: UnsafeMutableRawPointer? {
+    package var current: UnsafeMutableRawPointer? {
         pthread_getspecific(key)
     }
 
     /// Whether this thread's marker is `value`.
-    func isCurrent(_ value: AnyObject) -> Bool {
+    package func isCurrent(_ value: AnyObject) -> Bool {
         current == Unmanaged.passUnretained(value).toOpaque()
     }
 
     /// Runs `body` with this thread's marker set to `value`, restoring the previous value after.
-    func withValue<R>(_ value: AnyObject, _ body: () throws -> R) rethrows -> R {
+    package func withValue<R>(_ value: AnyObject, _ body: () throws -> R) rethrows -> R {
         let previous = pthread_getspecific(key)
         pthread_setspecific(key, Unmanaged.passUnretained(value).toOpaque())
         defer { pthread_setspecific(key, previous) }

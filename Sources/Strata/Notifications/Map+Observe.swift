@@ -11,13 +11,25 @@ extension Map {
     ///
     /// - Parameters:
     ///   - keyPaths: For maps of objects, property paths of the values whose changes count.
-    ///   - queue: Must be nil (see ``RealmCollection/observe(keyPaths:on:_:)``).
+    ///   - queue: A serial queue to deliver on, with the map resolved in a Realm confined to it,
+    ///     or nil for this Realm's own scheduler (see ``RealmCollection/observe(keyPaths:on:_:)``).
     ///   - block: Called with each change.
     /// - Returns: A token; keep it for as long as you want notifications.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmMapChange<Map>) -> Void) -> NotificationToken {
-        precondition(queue == nil, "observe(on: queue) is not supported yet: open a Realm confined to the queue "
-                     + "with Realm(configuration:queue:) and observe there")
+        if let queue {
+            return observeHandedOver(to: queue) { resolved, isWanted in
+                switch resolved {
+                case .success(let map):
+                    return map.observe(keyPaths: keyPaths, on: nil) { change in
+                        if isWanted() { block(change) }
+                    }
+                case .failure(let error):
+                    block(.error(error))
+                    return nil
+                }
+            }
+        }
         guard let location, location.path.isEmpty else {
             preconditionFailure("This method may only be called on RLMDictionary instances retrieved from an RLMRealm")
         }

@@ -17,18 +17,35 @@ extension ObjectBase {
     /// }
     /// ```
     ///
-    /// Traps inside a write transaction, for an unmanaged or deleted object, and on a thread with
-    /// no scheduler.
+    /// With a `queue`, the block runs on that serial queue with the object resolved in a Realm
+    /// confined to it (see ``RealmCollection/observe(keyPaths:on:_:)``).
+    ///
+    /// Traps inside a write transaction, for an unmanaged or deleted object, and, without a
+    /// queue, on a thread with no scheduler.
     ///
     /// - Parameters:
     ///   - keyPaths: The property paths that count.
-    ///   - queue: Must be nil (see ``RealmCollection/observe(keyPaths:on:_:)``).
+    ///   - queue: A serial queue to deliver on, or nil for this Realm's own scheduler.
     ///   - block: Called with each change.
     /// - Returns: A token; keep it for as long as you want notifications.
     public func observe<T: ObjectBase>(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                                        _ block: @escaping (ObjectChange<T>) -> Void) -> NotificationToken {
-        precondition(queue == nil, "observe(on: queue) is not supported yet: open a Realm confined to the queue "
-                     + "with Realm(configuration:queue:) and observe there")
+        if let queue {
+            guard let object = self as? T else {
+                preconditionFailure("Only objects which are managed by a Realm support change notifications")
+            }
+            return object.observeHandedOver(to: queue) { resolved, isWanted in
+                switch resolved {
+                case .success(let object):
+                    return object.observe(keyPaths: keyPaths, on: nil) { (change: ObjectChange<T>) in
+                        if isWanted() { block(change) }
+                    }
+                case .failure(let error):
+                    block(.error(error))
+                    return nil
+                }
+            }
+        }
         guard let handle, let object = self as? T else {
             preconditionFailure("Only objects which are managed by a Realm support change notifications")
         }

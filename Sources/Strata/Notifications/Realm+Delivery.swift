@@ -39,7 +39,8 @@ extension Realm {
         if let target = state.target { return target }
         guard let scheduler = state.scheduler else {
             preconditionFailure("Can only add notification blocks from within runloops: open the Realm on the main "
-                                + "thread, on an EventLoop's thread, or with Realm(configuration:queue:).")
+                                + "thread, on an EventLoop's thread, with Realm(configuration:queue:) or "
+                                + "Realm(configuration:actor:), or observe(on: queue).")
         }
         let target = NotificationTarget(scheduler: scheduler)
         let configuration = self.configuration

@@ -21,19 +21,37 @@ extension RealmCollection {
     /// }
     /// ```
     ///
-    /// Traps inside a write transaction, for an unmanaged collection, and on a thread with no
-    /// scheduler (open the Realm on the main thread, an `EventLoop` thread, or a queue).
+    /// With a `queue`, the block runs on that serial queue, as in Realm Swift: the collection is
+    /// handed over with a ``ThreadSafeReference`` and resolved in a Realm of the same
+    /// configuration confined to the queue, so the collection the block receives belongs to the
+    /// queue (use it there, not on the registering thread). If that Realm cannot be opened the
+    /// block receives `.error`.
+    ///
+    /// Traps inside a write transaction, for an unmanaged collection, and, without a queue, on a
+    /// thread with no scheduler (open the Realm on the main thread, an `EventLoop` thread, a
+    /// queue or an actor).
     ///
     /// - Parameters:
     ///   - keyPaths: Property paths of the elements whose changes count as modifications.
-    ///   - queue: Must be nil: delivery on another queue needs `ThreadSafeReference`, not yet
-    ///     built; open the Realm on that queue with `Realm(configuration:queue:)` instead.
+    ///   - queue: A serial queue to deliver on, or nil for this Realm's own scheduler.
     ///   - block: Called with each change.
-    /// - Returns: A token; keep it for as long as you want notifications.
+    /// - Returns: A token; keep it for as long as you want notifications. It may be invalidated
+    ///   from any thread; no block starts after `invalidate()` returns.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
-        precondition(queue == nil, "observe(on: queue) is not supported yet: open a Realm confined to the queue "
-                     + "with Realm(configuration:queue:) and observe there")
+        if let queue {
+            return observeHandedOver(to: queue) { resolved, isWanted in
+                switch resolved {
+                case .success(let collection):
+                    return collection.observe(keyPaths: keyPaths, on: nil) { change in
+                        if isWanted() { block(change) }
+                    }
+                case .failure(let error):
+                    block(.error(error))
+                    return nil
+                }
+            }
+        }
         let results = _asResults
         let collection = self
         return results.source.addNotifier(results.query, realm: results.owner, keyPaths: keyPaths,

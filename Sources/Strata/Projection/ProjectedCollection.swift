@@ -86,12 +86,14 @@ public struct ProjectedCollection<Element: RealmCollectionValue>: RandomAccessCo
     ///
     /// - Parameters:
     ///   - keyPaths: Property paths of the underlying objects whose changes count.
-    ///   - queue: Must be nil (see ``RealmCollection/observe(keyPaths:on:_:)``).
+    ///   - queue: Must be nil: delivery on another queue is not supported here yet.
     ///   - block: Called with each change.
     /// - Returns: A token; keep it for as long as you want notifications.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<ProjectedCollection>) -> Void) -> NotificationToken {
         let collection = self
+        precondition(queue == nil, "observe(on: queue) is not supported for projections yet: observe the underlying "
+                     + "Results or object on the queue instead")
         return subscribe(keyPaths, queue) { change in
             switch change {
             case .initial: block(.initial(collection))

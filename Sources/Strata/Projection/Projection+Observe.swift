@@ -26,11 +26,13 @@ extension ProjectionObservable {
     ///   - keyPaths: The projected properties that count, by their names in the projection
     ///     (`"homeCity"`) or their key paths on the root (`"address.city"`); nil or empty for
     ///     all of them.
-    ///   - queue: Must be nil (see ``RealmCollection/observe(keyPaths:on:_:)``).
+    ///   - queue: Must be nil: delivery on another queue is not supported here yet.
     ///   - block: Called with each change.
     /// - Returns: A token; keep it for as long as you want notifications.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (ObjectChange<Self>) -> Void) -> NotificationToken {
+        precondition(queue == nil, "observe(on: queue) is not supported for projections yet: observe the underlying "
+                     + "Results or object on the queue instead")
         let schema = ProjectionSchema.properties(of: self)
         var observed = schema
         if let keyPaths, !keyPaths.isEmpty {

@@ -79,7 +79,22 @@ public final class Realm {
     /// block running on `queue`, and its notifications are delivered there.
     ///
     /// - Throws: as ``init(configuration:)``.
-    public init(configuration: Configuration, queue: DispatchQueue?) throws {
+    ///
+    /// A Realm opened without a queue is confined to the calling thread (compared by thread
+    /// identity, so the main thread inside a `DispatchQueue.sync` block or a
+    /// `concurrentPerform` iteration is still the main thread). One opened with a queue is
+    /// confined to that queue, whichever thread runs the queue's blocks. Traps when not called
+    /// on `queue`.
+    public convenience init(configuration: Configuration, queue: DispatchQueue?) throws {
+        try self.init(configuration: configuration) { store in
+            if let queue { dispatchPrecondition(condition: .onQueue(queue)) }
+            return try RealmState.forCurrentThread(store: store, queue: queue)
+        }
+    }
+
+    /// Opens a Realm with the state `confine` finds or creates for the store (per thread, queue
+    /// or actor), running the schema setup when the state is new.
+    init(configuration: Configuration, confine: (Store) throws -> (RealmState, isNew: Bool)) throws {
         self.configuration = configuration
         if configuration.encryptionKey != nil {
             throw Realm.Error(Realm.Error.fail, "Encryption is not supported by Strata yet; open the Realm without "
@@ -87,8 +102,7 @@ public final class Realm {
         }
         do {
             store = try SchemaSetup.openStore(configuration)
-            if let queue { dispatchPrecondition(condition: .onQueue(queue)) }
-            let (state, isNew) = try RealmState.forCurrentThread(store: store, queue: queue)
+            let (state, isNew) = try confine(store)
             self.state = state
             if isNew {
                 state.configuration = configuration
@@ -178,7 +192,8 @@ public final class Realm {
 
     // MARK: - Threads
 
-    /// Traps when the Realm is used from a thread other than the one that opened it.
+    /// Traps when the Realm is used from a thread other than the one that opened it (from
+    /// outside its queue or actor, for a Realm confined to one).
     func verifyThread() {
         guard state.isOnOwningThread else {
             preconditionFailure("Realm accessed from incorrect thread.")

@@ -81,16 +81,33 @@ final class RealmState {
     /// up front, reads skip the row caches), so threads may share it without locks.
     let isFrozen: Bool
 
-    /// The dispatch queue scheduler this state is confined to, when it is one (resolved once:
-    /// the confinement check runs on every property read).
-    private let queueScheduler: DispatchQueueScheduler?
+    /// What the state is confined to (resolved once: the confinement check runs on every
+    /// property read).
+    let confinement: Confinement
 
-    private init(pinned: PinnedSnapshot, store: Store, scheduler: (any Scheduler)?, isFrozen: Bool = false) {
+    /// What a Realm is confined to, as Realm Swift's schedulers decide it.
+    enum Confinement {
+        /// The thread that opened it (compared by pthread identity): a Realm opened without a
+        /// queue, including on the main thread while it runs a `DispatchQueue.sync` block.
+        case thread
+        /// A serial dispatch queue, wherever the queue runs (`Realm(configuration:queue:)`).
+        case queue(DispatchQueueScheduler)
+        /// The main thread (a Realm opened there): usable on the main thread, whatever queue's
+        /// `sync` block it runs, and in any block the main queue runs (on Linux, once the main
+        /// thread calls `dispatchMain()`, as an `async` main does, the main queue, and so the
+        /// main actor, runs on other threads, not always the same one).
+        case main(DispatchQueueScheduler)
+        /// An actor (`Realm(configuration:actor:)`): checked with the actor's isolation.
+        case actor(any Actor)
+    }
+
+    private init(pinned: PinnedSnapshot, store: Store, scheduler: (any Scheduler)?,
+                 confinement: Confinement = .thread, isFrozen: Bool = false) {
         self.pinned = pinned
         self.store = store
         self.scheduler = scheduler
         self.isFrozen = isFrozen
-        queueScheduler = scheduler as? DispatchQueueScheduler
+        self.confinement = confinement
     }
 
     /// A frozen state at `live`'s current read version (the version before an open write),
@@ -130,12 +147,21 @@ final class RealmState {
         retainsTarget = wanted
     }
 
-    /// Whether the caller may use this state: on its scheduler when it has one that is not
-    /// tied to one thread (a dispatch queue), otherwise on the thread that created it.
+    /// Whether the caller may use this state: on its queue for a queue-confined Realm, isolated
+    /// to its actor for an actor-confined one, otherwise on the thread that created it (the main
+    /// thread counts as itself whatever queue's `sync` block it runs, as in Realm Swift).
     var isOnOwningThread: Bool {
         if isFrozen { return true }
-        if let queueScheduler { return queueScheduler.isOnSchedulerThread }
-        return pthread_equal(thread, pthread_self()) != 0
+        switch confinement {
+        case .thread: return pthread_equal(thread, pthread_self()) != 0
+        case .queue(let scheduler): return scheduler.isOnSchedulerThread
+        case .main(let scheduler): return pthread_equal(thread, pthread_self()) != 0 || scheduler.isOnSchedulerThread
+        case .actor(let actor):
+            // Swift has no boolean "is this actor's executor current" for any actor: this traps,
+            // with Realm's message, when the caller is not isolated to the actor.
+            actor.preconditionIsolated("Realm accessed from incorrect thread.")
+            return true
+        }
     }
 
     private final class WeakState: @unchecked Sendable {
@@ -155,26 +181,68 @@ final class RealmState {
             return try queueStates.withLockedValue { states in
                 let key = QueueKey(queue: ObjectIdentifier(queue), store: ObjectIdentifier(store))
                 if let state = states[key]?.state { return (state, false) }
-                let state = RealmState(pinned: try store.pin(), store: store,
-                                       scheduler: DispatchQueueScheduler(queue: queue))
+                let scheduler = DispatchQueueScheduler(queue: queue)
+                let state = RealmState(pinned: try store.pin(), store: store, scheduler: scheduler,
+                                       confinement: .queue(scheduler))
                 states[key] = WeakState(state)
                 return (state, true)
             }
         }
+        if EventLoop.current != nil { return try forCurrentThread(store: store, place: .other) }
+        if Thread.isMainThread { return try forCurrentThread(store: store, place: .mainThread) }
+        return try forCurrentThread(store: store, place: mainScheduler.isOnSchedulerThread ? .mainQueue : .other)
+    }
+
+    /// Where a Realm without a queue is being opened.
+    enum Place {
+        /// The main thread: the Realm is usable there (inside any queue's `sync` block too) and
+        /// in main-queue blocks, and delivers on the main queue.
+        case mainThread
+        /// A main-queue block on another thread (Linux after `dispatchMain()`, as in an `async`
+        /// main or a `@MainActor` task): the Realm is confined to the main queue.
+        case mainQueue
+        /// Any other thread: the Realm is confined to it (and delivers on its event loop, if any).
+        case other
+    }
+
+    /// The state for `store` opened at `place` on the calling thread (a parameter so tests can
+    /// take the main thread's path).
+    static func forCurrentThread(store: Store, place: Place) throws -> (RealmState, isNew: Bool) {
+        let key = ObjectIdentifier(store)
+        if place != .other, let state = mainStates.withLockedValue({ $0[key]?.state }), state.isOnOwningThread {
+            return (state, false)
+        }
         let dictionary = Thread.current.threadDictionary
-        let key = "\(threadKey).\(ObjectIdentifier(store).hashValue)"
-        if let box = dictionary[key] as? WeakState, let state = box.state { return (state, false) }
-        let state = RealmState(pinned: try store.pin(), store: store, scheduler: currentScheduler())
-        dictionary[key] = WeakState(state)
+        let threadKey = "\(Self.threadKey).\(key.hashValue)"
+        if place != .mainQueue, let box = dictionary[threadKey] as? WeakState, let state = box.state {
+            return (state, false)
+        }
+        let state: RealmState
+        switch place {
+        case .mainThread, .mainQueue:
+            state = RealmState(pinned: try store.pin(), store: store, scheduler: mainScheduler,
+                               confinement: place == .mainThread ? .main(mainScheduler) : .queue(mainScheduler))
+            mainStates.withLockedValue { $0[key] = WeakState(state) }
+        case .other:
+            state = RealmState(pinned: try store.pin(), store: store, scheduler: EventLoop.current)
+        }
+        if place != .mainQueue { dictionary[threadKey] = WeakState(state) }
         return (state, true)
     }
 
-    /// The scheduler of the calling thread: the event loop running on it, or the main queue on
-    /// the main thread; nil on other threads.
-    private static func currentScheduler() -> (any Scheduler)? {
-        if let loop = EventLoop.current { return loop }
-        if Thread.isMainThread { return DispatchQueueScheduler(queue: .main) }
-        return nil
+    /// The state for `store` confined to `actor`, creating it (and pinning the newest version)
+    /// if there is none; its notifications run as jobs on the actor.
+    ///
+    /// - Returns: the state and whether it was just created.
+    static func forActor(_ actor: any Actor, store: Store) throws -> (RealmState, isNew: Bool) {
+        try actorStates.withLockedValue { states in
+            let key = QueueKey(queue: ObjectIdentifier(actor), store: ObjectIdentifier(store))
+            if let state = states[key]?.state { return (state, false) }
+            let state = RealmState(pinned: try store.pin(), store: store, scheduler: ActorScheduler(actor: actor),
+                                   confinement: .actor(actor))
+            states[key] = WeakState(state)
+            return (state, true)
+        }
     }
 
     private struct QueueKey: Hashable {
@@ -184,4 +252,15 @@ final class RealmState {
 
     /// The states of queue-confined Realms (`Realm(configuration:queue:)`).
     private static let queueStates = LockedValueBox<[QueueKey: WeakState]>([:])
+
+    /// The scheduler of the main queue, shared by the main thread's and main queue's Realms.
+    private static let mainScheduler = DispatchQueueScheduler(queue: .main)
+
+    /// The main thread's and main queue's state per store (the main queue may run on several
+    /// threads, so the thread dictionary alone cannot find it).
+    private static let mainStates = LockedValueBox<[ObjectIdentifier: WeakState]>([:])
+
+    /// The states of actor-confined Realms (`Realm(configuration:actor:)`), keyed by actor
+    /// identity in `QueueKey.queue`.
+    private static let actorStates = LockedValueBox<[QueueKey: WeakState]>([:])
 }

@@ -26,7 +26,7 @@ extension SectionedResults {
     ///
     /// - Parameters:
     ///   - keyPaths: Property paths whose changes count as modifications (nil: all).
-    ///   - queue: Must be nil (see ``RealmCollection/observe(keyPaths:on:_:)``).
+    ///   - queue: Must be nil: delivery on another queue is not supported here yet.
     ///   - block: Called on the Realm's scheduler with each change.
     /// - Returns: A token; keep it for as long as you want notifications.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
@@ -48,6 +48,8 @@ extension SectionedResults {
     func observeLayout(keyPaths: [String]?, on queue: DispatchQueue?,
                        _ handle: @escaping (SectionChange?, SectionLayout<Key>?, SectionLayout<Key>) -> Void)
         -> NotificationToken {
+        precondition(queue == nil, "observe(on: queue) is not supported for sectioned results yet: observe the underlying "
+                     + "Results or object on the queue instead")
         var watched = keyPaths
         if let keyPathName, var paths = watched, !paths.contains(keyPathName) {
             paths.append(keyPathName)

@@ -9,7 +9,10 @@
 /// let frozenDogs = realm.objects(Dog.self).freeze()   // readable from any thread
 /// let live = frozenDogs.thaw()                         // back to this thread's live Realm
 /// ```
-public protocol ThreadConfined {
+///
+/// Its metatype is `Sendable` (`SendableMetatype`), so a value can be handed over to a queue or
+/// actor generically (`observe(on:)`).
+public protocol ThreadConfined: SendableMetatype {
     /// The Realm managing the value, or nil while unmanaged.
     var realm: Realm? { get }
     /// Whether the value can no longer be read (deleted, or its Realm invalidated).
