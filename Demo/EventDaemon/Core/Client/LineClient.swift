@@ -133,5 +133,6 @@ public final class LineClient: @unchecked Sendable {
 public struct LineClientError: Error, CustomStringConvertible {
     /// The daemon's reply (nil: it closed without one).
     public let reply: String?
+    /// What the daemon answered.
     public var description: String { "the daemon refused the auth token: \(reply ?? "connection closed")" }
 }

@@ -19,6 +19,8 @@ public struct LoadGenerator: Sendable {
     /// The daemon's shared token, if it requires one.
     public var authToken: String?
 
+    /// A generator of `count` events over `connections` connections to `port`, at most `rate` per
+    /// second (0: as fast as acks allow), with ids starting with `idPrefix`.
     public init(port: Int, count: Int, connections: Int = 4, rate: Int = 0, idPrefix: String = UUID().uuidString.prefix(8).lowercased()) {
         self.port = port
         self.count = count
@@ -29,13 +31,19 @@ public struct LoadGenerator: Sendable {
 
     /// What a run measured.
     public struct Report: Sendable, CustomStringConvertible {
+        /// Events acknowledged.
         public var acknowledged = 0
+        /// Events answered with an error.
         public var errors = 0
+        /// How long the run took.
         public var seconds = 0.0
-        /// Send → ack latency percentiles, in milliseconds.
+        /// Send → ack latency, median, in milliseconds.
         public var p50 = 0.0
+        /// Send → ack latency, 99th percentile, in milliseconds.
         public var p99 = 0.0
+        /// Acknowledged events per second.
         public var eventsPerSecond: Double { seconds > 0 ? Double(acknowledged) / seconds : 0 }
+        /// The report in one line.
         public var description: String {
             String(format: "%d acknowledged, %d errors in %.2f s: %.0f events/s, ack latency p50 %.2f ms, p99 %.2f ms",
                    acknowledged, errors, seconds, eventsPerSecond, p50, p99)

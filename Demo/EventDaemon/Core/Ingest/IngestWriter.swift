@@ -23,9 +23,12 @@ public final class IngestWriter: @unchecked Sendable {
 
     /// One event and where its outcome goes.
     public struct Submission: Sendable {
+        /// The event to store.
         public let event: IncomingEvent
+        /// Called once with the outcome, after the commit is durable (or refused).
         public let done: @Sendable (Result<Outcome, IngestRejection>) -> Void
 
+        /// A submission of `event` reporting to `done`.
         public init(event: IncomingEvent, done: @escaping @Sendable (Result<Outcome, IngestRejection>) -> Void) {
             self.event = event
             self.done = done

@@ -21,26 +21,38 @@ import Yams
 /// Loading refuses what the daemon could not run with: an unknown setting, a wrong type, a limit
 /// outside its range (see ``validate()``), each as a ``DaemonConfigError`` naming the setting.
 public struct DaemonConfig: Codable, Sendable, Equatable {
+    /// The longest line accepted, in bytes; longer lines are refused without being buffered.
     public var maxLineBytes: Int = 65_536
+    /// The deepest JSON nesting a line may have.
     public var maxDepth: Int = 32
+    /// The most events one group commit stores.
     public var maxBatch: Int = 512
+    /// The most events queued for the writer; beyond it clients get `overloaded`.
     public var maxQueue: Int = 20_000
+    /// The event types accepted (nil: any).
     public var types: [String]?
+    /// The per-type and per-source counters.
     public var counters = Counters()
+    /// The alert rules, checked against every stored event.
     public var alerts: [AlertRule] = []
     /// Connections, output, subscriptions and query cost (see ``DaemonLimits``).
     public var limits = DaemonLimits()
 
+    /// The sliding window of the per-type and per-source counts.
     public struct Counters: Codable, Sendable, Equatable {
+        /// The window, in seconds.
         public var windowSeconds: Int = 60
         public init() {}
     }
 
     /// An alert rule: every stored event matching the RQL `query` raises an `Alert`.
     public struct AlertRule: Codable, Sendable, Equatable {
+        /// The rule's name (unique; part of each alert's id).
         public var name: String
+        /// The RQL an event must match to raise the alert.
         public var query: String
 
+        /// A rule named `name` raising an alert for events matching `query`.
         public init(name: String, query: String) {
             self.name = name
             self.query = query

@@ -6,6 +6,7 @@ public struct IngestRejection: Error, Sendable, Hashable, CustomStringConvertibl
     /// What was wrong, for the reply and the log.
     public let message: String
 
+    /// The message.
     public var description: String { message }
 
     static func malformed(_ detail: String) -> IngestRejection { .init(code: "malformed", message: "malformed JSON: \(detail)") }

@@ -2,10 +2,15 @@ import Foundation
 
 /// An event as ingested: `id` (its primary key), `type`, `source`, `time`, `payload`.
 public struct IncomingEvent: Sendable, Equatable {
+    /// The event's id: its primary key (a duplicate is acknowledged and stored once).
     public var id: String
+    /// The event's type.
     public var type: String
+    /// Where the event comes from.
     public var source: String
+    /// When the event happened (0001-01-01 ..< 10000-01-01).
     public var time: Date
+    /// Any JSON, stored as nested `AnyRealmValue` maps and lists.
     public var payload: JSONValue
 }
 
@@ -29,6 +34,7 @@ public struct RequestParser: Sendable {
     /// The event types accepted (nil: any).
     public var knownTypes: Set<String>?
 
+    /// A parser refusing nesting deeper than `maxDepth` and types outside `knownTypes` (nil: any).
     public init(maxDepth: Int = 32, knownTypes: Set<String>? = nil) {
         self.maxDepth = maxDepth
         self.knownTypes = knownTypes

@@ -24,6 +24,7 @@ public final class DaemonStatistics: Sendable {
 
     private let state: LockedValueBox<State>
 
+    /// Counters whose per-type and per-source counts cover the last `windowSeconds`.
     public init(windowSeconds: Int) {
         state = LockedValueBox(State(byType: WindowCounters(windowSeconds: windowSeconds),
                                      bySource: WindowCounters(windowSeconds: windowSeconds)))
@@ -60,8 +61,9 @@ public final class DaemonStatistics: Sendable {
         state.withLockedValue { $0.rejected[code, default: 0] += count }
     }
 
-    /// Counts subscribers and connections as they come and go.
+    /// Counts subscribers as they come (+1) and go (-1).
     public func noteSubscribers(_ delta: Int) { state.withLockedValue { $0.subscribers += delta } }
+    /// Counts connections as they open (+1) and close (-1).
     public func noteConnections(_ delta: Int) { state.withLockedValue { $0.connections += delta } }
 
     /// Counts one refusal or disconnection caused by a limit.

@@ -32,6 +32,7 @@ public final class EventDaemon: @unchecked Sendable {
     // Safety: `state` is touched only on the loop thread (`start` hops there and waits);
     // `loop`, `writer`, `statistics`, `logger` and `options` are immutable and Sendable or
     // internally locked.
+    /// Where and how the daemon runs.
     public let options: DaemonOptions
     let loop: EventLoop
     let statistics: DaemonStatistics
