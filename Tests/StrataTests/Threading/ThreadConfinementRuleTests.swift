@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 @testable import Strata
+import StrataSupport
 import StrataTestSupport
 import Testing
 
@@ -35,15 +36,25 @@ struct ThreadConfinementRuleTests {
         let caller = pthread_self()
         let box = UncheckedBox(realm)
         let failures = FailureLog()
-        DispatchQueue.concurrentPerform(iterations: 4) { index in
-            guard pthread_equal(caller, pthread_self()) != 0 else { return }
+        // The calling thread takes part in `concurrentPerform`, but worker threads may take every
+        // iteration before it starts (seen under ThreadSanitizer): iterations on other threads
+        // wait (bounded) until the caller has run one, so the caller's path is always taken.
+        let callerWrites = LockedValueBox(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            guard pthread_equal(caller, pthread_self()) != 0 else {
+                waitUntil(timeout: 10) { callerWrites.withLockedValue { $0 } > 0 }
+                return
+            }
             do {
                 try box.value.write { box.value.add(NoteDog(value: ["id": index])) }
+                callerWrites.withLockedValue { $0 += 1 }
             } catch {
                 failures.record("\(error)")
             }
         }
         #expect(failures.all.isEmpty, "\(failures.all)")
+        let written = callerWrites.withLockedValue { $0 }
+        #expect(written >= 1, "no concurrentPerform iteration ran on the calling thread")
         // A main-queue block, whichever thread runs it, may use the main thread's Realm.
         let count = UncheckedBox(0)
         let done = DispatchSemaphore(value: 0)
@@ -52,7 +63,7 @@ struct ThreadConfinementRuleTests {
             done.signal()
         }
         done.wait()
-        #expect(count.value == realm.objects(NoteDog.self).count && count.value >= 2)
+        #expect(count.value == realm.objects(NoteDog.self).count && count.value == 1 + written)
     }
 
     @MainActor
