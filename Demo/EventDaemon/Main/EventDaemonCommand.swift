@@ -4,7 +4,7 @@ import Foundation
 import Logging
 import StrataEventd
 
-/// `strata-eventd`: the event-processing daemon (see README "The demo daemon").
+/// `strata-eventd`: the event-processing daemon (see Demo/EventDaemon/README.md).
 @main
 struct EventDaemonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,5 +1,5 @@
 extension DaemonConfig {
-    /// The accepted range of each limit (see README "Configuration").
+    /// The accepted range of each setting (see Demo/EventDaemon/README.md).
     public enum Bounds {
         /// `maxLineBytes`: a line must hold an event; the store keeps strings up to 16 MiB.
         public static let maxLineBytes = 64...(16 << 20)
