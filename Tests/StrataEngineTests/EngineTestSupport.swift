@@ -90,6 +90,25 @@ func expectStrataError<R>(
     }
 }
 
+// MARK: - A table of items
+
+/// Item: 0 id (int, primary key); the store-file tests write and count these.
+let idItemSchema = TableSchema(name: "Item", columns: [ColumnSchema("id", .int)], primaryKey: "id")
+
+/// Writes items `ids` to the store, one commit each, creating the table when needed.
+func insertItems(_ ids: ClosedRange<Int>, into store: Store) throws {
+    let table = try store.currentSnapshot.tableKey(named: "Item")
+        ?? store.write { tx in try tx.createTable(idItemSchema) }
+    for id in ids {
+        try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(Int64(id))]) }
+    }
+}
+
+/// The number of items in the store's newest version.
+func itemCount(_ store: Store) -> Int {
+    store.currentSnapshot.table(named: "Item")?.count ?? 0
+}
+
 // MARK: - Snapshot contents
 
 /// Everything a snapshot holds, by table name: the rows by object key.

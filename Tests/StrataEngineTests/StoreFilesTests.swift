@@ -3,22 +3,6 @@ import StrataStorage
 import Testing
 @testable import StrataEngine
 
-/// Item: 0 id (int, primary key).
-private let itemSchema = TableSchema(name: "Item", columns: [ColumnSchema("id", .int)], primaryKey: "id")
-
-/// Writes items `ids` to the store, one commit each, creating the table when needed.
-private func insert(_ ids: ClosedRange<Int>, into store: Store) throws {
-    let table = try store.currentSnapshot.tableKey(named: "Item")
-        ?? store.write { tx in try tx.createTable(itemSchema) }
-    for id in ids {
-        try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(Int64(id))]) }
-    }
-}
-
-private func itemCount(_ store: Store) -> Int {
-    store.currentSnapshot.table(named: "Item")?.count ?? 0
-}
-
 private func copyFile(_ source: String, to destination: String) throws {
     try? FileManager.default.removeItem(atPath: destination)
     try FileManager.default.copyItem(atPath: source, toPath: destination)
@@ -46,9 +30,9 @@ struct StoreFilesTests {
             let path = directory.file("deleted.strata")
             let configuration = StoreConfiguration.file(path, durability: durability)
             try withStore(configuration) { store in
-                try insert(1...10, into: store)
+                try insertItems(1...10, into: store)
                 try store.checkpoint()
-                try insert(11...20, into: store)
+                try insertItems(11...20, into: store)
             }
             let newest = try #require(try CommitLog.segmentPaths(storePath: path).last)
             try FileManager.default.removeItem(atPath: newest)
@@ -61,7 +45,7 @@ struct StoreFilesTests {
     func deletedOnlySegment() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("only.strata")
-            try withStore(.file(path)) { store in try insert(1...5, into: store) }
+            try withStore(.file(path)) { store in try insertItems(1...5, into: store) }
             let segment = path + ".log.0000000000000001"
             try FileManager.default.removeItem(atPath: segment)
             let error = expectStrataError(.corruptFile) { try Store.open(.file(path)) }
@@ -74,17 +58,17 @@ struct StoreFilesTests {
         try withTemporaryDirectory { directory in
             let path = directory.file("mixed.strata")
             try withStore(.file(path)) { store in
-                try insert(1...10, into: store)
+                try insertItems(1...10, into: store)
                 try store.checkpoint()
-                try insert(11...12, into: store)
+                try insertItems(11...12, into: store)
             }
             let oldSegments = try CommitLog.segmentPaths(storePath: path)
             try copyFile(path, to: path + ".old-checkpoint")
             for segment in oldSegments { try copyFile(segment, to: segment + ".old") }
             try withStore(.file(path)) { store in
-                try insert(13...20, into: store)
+                try insertItems(13...20, into: store)
                 try store.checkpoint()
-                try insert(21...22, into: store)
+                try insertItems(21...22, into: store)
             }
             let newSegments = try CommitLog.segmentPaths(storePath: path)
             #expect(Set(newSegments).isDisjoint(with: oldSegments))
@@ -110,8 +94,8 @@ struct StoreFilesTests {
         try withTemporaryDirectory { directory in
             let path = directory.file("mine.strata")
             let other = directory.file("other.strata")
-            try withStore(.file(path)) { store in try insert(1...3, into: store) }
-            try withStore(.file(other)) { store in try insert(1...3, into: store) }
+            try withStore(.file(path)) { store in try insertItems(1...3, into: store) }
+            try withStore(.file(other)) { store in try insertItems(1...3, into: store) }
             let segment = path + ".log.0000000000000001"
             try copyFile(other + ".log.0000000000000001", to: segment)
             let error = expectStrataError(.corruptFile) { try Store.open(.file(path)) }
@@ -123,7 +107,7 @@ struct StoreFilesTests {
     func leftoverTemporaryCheckpoint() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("tmp.strata")
-            try withStore(.file(path)) { store in try insert(1...3, into: store) }
+            try withStore(.file(path)) { store in try insertItems(1...3, into: store) }
             let temporary = path + ".tmp"
             try Data("half a checkpoint".utf8).write(to: URL(fileURLWithPath: temporary))
             try withStore(StoreConfiguration(location: .file(path: path), readOnly: true)) { store in
@@ -144,16 +128,16 @@ struct StoreCheckpointFailureTests {
         try withTemporaryDirectory { directory in
             let path = directory.file("full-disk.strata")
             try withStore(.file(path)) { store in
-                try insert(1...10, into: store)
+                try insertItems(1...10, into: store)
                 StorageFaults.shared.failNextSyncs(matching: path + ".tmp")
                 expectStrataError(.fileAccess) { try store.checkpoint() }
                 #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
-                try insert(11...15, into: store)
+                try insertItems(11...15, into: store)
             }
             try withStore(.file(path)) { store in
                 #expect(itemCount(store) == 15)
                 try store.checkpoint()
-                try insert(16...16, into: store)
+                try insertItems(16...16, into: store)
             }
             try withStore(.file(path)) { store in #expect(itemCount(store) == 16) }
         }

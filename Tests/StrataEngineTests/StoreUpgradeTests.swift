@@ -3,20 +3,6 @@ import StrataStorage
 import Testing
 @testable import StrataEngine
 
-private let itemSchema = TableSchema(name: "Item", columns: [ColumnSchema("id", .int)], primaryKey: "id")
-
-private func insert(_ ids: ClosedRange<Int>, into store: Store) throws {
-    let table = try store.currentSnapshot.tableKey(named: "Item")
-        ?? store.write { tx in try tx.createTable(itemSchema) }
-    for id in ids {
-        try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(Int64(id))]) }
-    }
-}
-
-private func itemCount(_ store: Store) -> Int {
-    store.currentSnapshot.table(named: "Item")?.count ?? 0
-}
-
 /// Writes `bytes` as the whole file at `path`.
 private func write(_ bytes: [UInt8], to path: String) throws {
     try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -70,9 +56,9 @@ struct StoreUpgradeTests {
     /// A closed format 1 store at `path` holding items 1...15 (10 in its checkpoint, 5 in its log).
     private func makeFormatOneStore(_ path: String, tear: Int = 0) throws {
         try withStore(.file(path)) { store in
-            try insert(1...10, into: store)
+            try insertItems(1...10, into: store)
             try store.checkpoint()
-            try insert(11...15, into: store)
+            try insertItems(11...15, into: store)
         }
         try rewriteAsFormatOne(path, tear: tear)
     }
@@ -84,7 +70,7 @@ struct StoreUpgradeTests {
             try makeFormatOneStore(path)
             try withStore(.file(path)) { store in
                 #expect(itemCount(store) == 15)
-                try insert(16...17, into: store)
+                try insertItems(16...17, into: store)
             }
             #expect(try CheckpointFile.read(path: path)?.header.firstSegment == 6)
             #expect(try CommitLog.segmentPaths(storePath: path) == [path + ".log.0000000000000006"])
