@@ -21,40 +21,46 @@ struct ThreadConfinementRuleTests {
     @Test("a Realm opened on the main thread stays usable there inside a serial queue's sync block and a concurrentPerform iteration, and in main-queue blocks")
     func mainThreadRealm() throws {
         // Swift Testing never runs a body on the main thread on Linux (not even an exit test's):
-        // open the Realm as the main thread does, on this thread.
-        let configuration = confinementConfiguration("main-thread")
-        let realm = try Realm(configuration: configuration) { store in
-            try RealmState.forCurrentThread(store: store, place: .mainThread)
-        }
-        #expect((realm.state.scheduler as? DispatchQueueScheduler)?.queue.label == DispatchQueue.main.label)
-        let queue = DispatchQueue(label: "main-thread-sync")
-        try queue.sync {
-            try realm.write { realm.add(NoteDog(value: ["id": 100])) }
-            let again = try Realm(configuration: configuration)
-            #expect(again.state === realm.state)
-        }
-        let caller = pthread_self()
-        let box = UncheckedBox(realm)
-        let failures = FailureLog()
-        // The calling thread takes part in `concurrentPerform`, but worker threads may take every
-        // iteration before it starts (seen under ThreadSanitizer): iterations on other threads
-        // wait (bounded) until the caller has run one, so the caller's path is always taken.
-        let callerWrites = LockedValueBox(0)
-        DispatchQueue.concurrentPerform(iterations: 8) { index in
-            guard pthread_equal(caller, pthread_self()) != 0 else {
-                waitUntil(timeout: 10) { callerWrites.withLockedValue { $0 } > 0 }
-                return
+        // open the Realm as the main thread does, on this thread. The main thread never runs
+        // alongside the main queue (it drains it, or parks in `dispatchMain()`), so the
+        // simulated main thread runs inside a main-queue block: the Realm's deliveries on the
+        // main queue cannot overlap it, as they cannot overlap the real main thread.
+        let (box, written) = try DispatchQueue.main.sync { () throws -> (UncheckedBox<Realm>, Int) in
+            let configuration = confinementConfiguration("main-thread")
+            let realm = try Realm(configuration: configuration) { store in
+                try RealmState.forCurrentThread(store: store, place: .mainThread)
             }
-            do {
-                try box.value.write { box.value.add(NoteDog(value: ["id": index])) }
-                callerWrites.withLockedValue { $0 += 1 }
-            } catch {
-                failures.record("\(error)")
+            #expect((realm.state.scheduler as? DispatchQueueScheduler)?.queue.label == DispatchQueue.main.label)
+            let queue = DispatchQueue(label: "main-thread-sync")
+            try queue.sync {
+                try realm.write { realm.add(NoteDog(value: ["id": 100])) }
+                let again = try Realm(configuration: configuration)
+                #expect(again.state === realm.state)
             }
+            let caller = pthread_self()
+            let box = UncheckedBox(realm)
+            let failures = FailureLog()
+            // The calling thread takes part in `concurrentPerform`, but worker threads may take every
+            // iteration before it starts (seen under ThreadSanitizer): iterations on other threads
+            // wait (bounded) until the caller has run one, so the caller's path is always taken.
+            let callerWrites = LockedValueBox(0)
+            DispatchQueue.concurrentPerform(iterations: 8) { index in
+                guard pthread_equal(caller, pthread_self()) != 0 else {
+                    waitUntil(timeout: 10) { callerWrites.withLockedValue { $0 } > 0 }
+                    return
+                }
+                do {
+                    try box.value.write { box.value.add(NoteDog(value: ["id": index])) }
+                    callerWrites.withLockedValue { $0 += 1 }
+                } catch {
+                    failures.record("\(error)")
+                }
+            }
+            #expect(failures.all.isEmpty, "\(failures.all)")
+            let written = callerWrites.withLockedValue { $0 }
+            #expect(written >= 1, "no concurrentPerform iteration ran on the calling thread")
+            return (box, written)
         }
-        #expect(failures.all.isEmpty, "\(failures.all)")
-        let written = callerWrites.withLockedValue { $0 }
-        #expect(written >= 1, "no concurrentPerform iteration ran on the calling thread")
         // A main-queue block, whichever thread runs it, may use the main thread's Realm.
         let count = UncheckedBox(0)
         let done = DispatchSemaphore(value: 0)
@@ -63,7 +69,7 @@ struct ThreadConfinementRuleTests {
             done.signal()
         }
         done.wait()
-        #expect(count.value == realm.objects(NoteDog.self).count && count.value == 1 + written)
+        #expect(count.value == 1 + written)
     }
 
     @MainActor
