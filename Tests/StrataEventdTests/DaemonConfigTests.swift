@@ -41,6 +41,24 @@ struct DaemonConfigTests {
         #expect(refused?.key == key && refused?.message == "unknown setting", "\(String(describing: refused))")
     }
 
+    @Test("an unknown setting whose name holds line breaks or control characters is named in one line", arguments: [
+        ("? \"a\\nb\"\n: 1", "a\\nb"), ("\"x\\ry\": 1", "x\\ry"), ("\"e\\u001B[2J\": 1", "e\\u{1B}[2J"),
+        // The fuzzer's finding: a plain multi-line key, whose folded line breaks became "\n".
+        ("? \u{FFFD}typ=p'= e angth\r\r\r\r *a", "\u{FFFD}typ=p'= e angth\\n\\n\\n*a"),
+    ])
+    func unknownSettingNamedInOneLine(yaml: String, key: String) {
+        let refused = error(yaml)
+        #expect(refused?.key == key && refused?.message == "unknown setting", "\(String(describing: refused))")
+        #expect(refused?.description.contains(where: \.isNewline) == false)
+    }
+
+    @Test("two alert rules named alike with a line break in the name are refused in one line")
+    func duplicateMultilineAlertName() {
+        let rule = "  - name: \"a\\nb\"\n    query: TRUEPREDICATE\n"
+        let refused = error("alerts:\n" + rule + rule)
+        #expect(refused?.key == "alerts[1].name" && refused?.message == "'a\\nb' names two rules", "\(String(describing: refused))")
+    }
+
     @Test("malformed YAML, a document that is not a mapping and wrong types are refused in one line", arguments: [
         "maxBatch: [1,", "- 1\n- 2", "just text", "maxBatch: lots", "maxBatch: 99999999999999999999", "types: login",
         "alerts:\n  - name: a", "counters: 5", "maxBatch: 1\nmaxBatch: 2", "\t- x: [",

@@ -11,10 +11,12 @@ public struct DaemonConfigError: Error, Sendable, Equatable, CustomStringConvert
     /// What is wrong, one line.
     public let message: String
 
+    /// Line breaks and other control characters in `key` and `message` (a setting or an alert
+    /// name can hold them) are written as escapes (`\n`, `\u{1B}`), so the error stays one line.
     public init(file: String? = nil, key: String?, _ message: String) {
         self.file = file
-        self.key = key
-        self.message = message
+        self.key = key.map(escapingControlCharacters)
+        self.message = escapingControlCharacters(message)
     }
 
     /// `"<file>: <key>: <message>"`, leaving out what is not known.
@@ -152,4 +154,18 @@ struct ConfigKey: CodingKey {
 /// `text` with its line breaks and runs of whitespace collapsed to single spaces.
 func oneLine(_ text: String) -> String {
     text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+}
+
+/// `text` with every control, format, line- or paragraph-separator scalar escaped.
+func escapingControlCharacters(_ text: String) -> String {
+    var escaped = ""
+    for scalar in text.unicodeScalars {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator:
+            escaped += scalar.escaped(asASCII: true)
+        default:
+            escaped.unicodeScalars.append(scalar)
+        }
+    }
+    return escaped
 }
