@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// Strata's layers (see ../shared/DESIGN.md), bottom to top:
-/// StrataSupport → StrataStorage → StrataEngine → StrataQuery → StrataNotify (with StrataEventLoop) → Strata.
+/// StrataSupport, StrataValues → StrataStorage → StrataEngine → StrataQuery → StrataNotify (with StrataEventLoop) → Strata.
 /// Arrows point down only; the public product is the `Strata` library.
 let strictSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
@@ -32,11 +32,15 @@ let package = Package(
             providers: [.apt(["libuv1-dev"])]
         ),
         .target(name: "StrataSupport", swiftSettings: strictSettings),
+        // The value types models store beside Swift's own (ObjectId, Decimal128): public, and
+        // re-exported by Strata.
+        .target(name: "StrataValues", swiftSettings: strictSettings),
         .target(name: "StrataStorage", dependencies: ["StrataSupport"], swiftSettings: strictSettings),
         .target(
             name: "StrataEngine",
             dependencies: [
                 "StrataSupport",
+                "StrataValues",
                 "StrataStorage",
                 .product(name: "HashTreeCollections", package: "swift-collections"),
             ],
@@ -107,7 +111,11 @@ let package = Package(
             dependencies: ["StrataEngine", "StrataStorage", "StrataTestSupport", "strata-storage-fuzz"],
             exclude: ["FuzzCorpus"], swiftSettings: strictSettings),
         .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "RealmSwiftCompatibilityTests", dependencies: ["RealmSwift"], swiftSettings: strictSettings),
+        // Names of swift-nio, swift-log and applications, which Strata must not export (the
+        // public-surface test imports it beside RealmSwift).
+        .target(name: "EcosystemNames", path: "Tests/EcosystemNames", swiftSettings: strictSettings),
+        .testTarget(
+            name: "RealmSwiftCompatibilityTests", dependencies: ["RealmSwift", "EcosystemNames"], swiftSettings: strictSettings),
         .testTarget(
             name: "StrataEventdTests", dependencies: ["StrataEventd", "StrataStorage", "StrataTestSupport", "strata-eventd"],
             swiftSettings: strictSettings),

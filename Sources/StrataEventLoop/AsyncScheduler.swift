@@ -1,4 +1,4 @@
-/// A ``Scheduler`` for Swift concurrency: closures are queued on an `AsyncStream` and run, in
+/// A ``StrataScheduler`` for Swift concurrency: closures are queued on an `AsyncStream` and run, in
 /// order, by the task that calls ``run()``.
 ///
 /// ```swift
@@ -17,7 +17,7 @@
 /// one at a time, synchronously, inside that task, so state touched only by scheduled closures
 /// needs no lock. After ``finish()`` the stream is finished and ``schedule(_:)`` drops work.
 /// The stream buffers without bound.
-public struct AsyncScheduler: Scheduler {
+public struct AsyncScheduler: StrataScheduler {
     private let stream: AsyncStream<@Sendable () -> Void>
     private let continuation: AsyncStream<@Sendable () -> Void>.Continuation
     /// Distinguishes this scheduler in the thread-local marker; shared by copies.

@@ -1,7 +1,7 @@
 import Dispatch
 import StrataSupport
 
-/// A ``Scheduler`` that runs closures on a serial `DispatchQueue`.
+/// A ``StrataScheduler`` that runs closures on a serial `DispatchQueue`.
 ///
 /// Closures run with `queue.async`, in FIFO order. ``isOnSchedulerThread`` is true inside work
 /// running on `queue` (or on a queue that targets it): the scheduler tags the queue with
@@ -18,7 +18,7 @@ import StrataSupport
 ///
 /// The queue must be serial: a Realm confined to a concurrent queue would be used from several
 /// threads at once.
-public struct DispatchQueueScheduler: Scheduler {
+public struct DispatchQueueScheduler: StrataScheduler {
     /// The serial queue closures run on.
     public let queue: DispatchQueue
 

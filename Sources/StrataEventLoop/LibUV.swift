@@ -2,7 +2,7 @@ import CLibUV
 
 /// Facts about the libuv library Strata's event loop is built on.
 ///
-/// The `EventLoop` and its schedulers come with change notifications; for now this target proves
+/// The `LibUVEventLoop` and its schedulers come with change notifications; for now this target proves
 /// that libuv (Debian's `libuv1-dev`, through the `CLibUV` system library) links and runs.
 package enum LibUV {
     /// The version of the linked libuv, e.g. "1.44.2".

@@ -4,14 +4,14 @@
     import Darwin
 #endif
 
-/// A joinable pthread that runs one closure; the thread behind ``EventLoop/startThread(name:)``.
+/// A joinable pthread that runs one closure; the thread behind ``LibUVEventLoop/startThread(name:)``.
 struct LoopThread {
     private let handle: pthread_t
 
     /// Starts a thread named `name` (truncated to the 15 bytes Linux allows) that runs `body`.
     ///
-    /// - Throws: ``EventLoopError`` naming `pthread_create` and its errno (e.g. `EAGAIN`).
-    static func spawn(name: String, _ body: @escaping @Sendable () -> Void) throws(EventLoopError) -> LoopThread {
+    /// - Throws: ``LibUVEventLoopError`` naming `pthread_create` and its errno (e.g. `EAGAIN`).
+    static func spawn(name: String, _ body: @escaping @Sendable () -> Void) throws(LibUVEventLoopError) -> LoopThread {
         let start = Unmanaged.passRetained(ThreadStart(name: name, body: body)).toOpaque()
         #if canImport(Glibc)
             var handle = pthread_t()
@@ -23,7 +23,7 @@ struct LoopThread {
         guard result == 0 else {
             Unmanaged<ThreadStart>.fromOpaque(start).release()
             // libuv's error numbers are negated errnos.
-            throw EventLoopError(code: -result, operation: "pthread_create")
+            throw LibUVEventLoopError(code: -result, operation: "pthread_create")
         }
         #if canImport(Glibc)
             return LoopThread(handle: handle)

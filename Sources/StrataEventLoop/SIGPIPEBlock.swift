@@ -4,7 +4,7 @@
     import Darwin
 #endif
 
-/// Keeps SIGPIPE from ending the process while a thread runs an ``EventLoop``.
+/// Keeps SIGPIPE from ending the process while a thread runs an ``LibUVEventLoop``.
 ///
 /// Writing to a socket whose peer has gone raises SIGPIPE, and its default action ends the
 /// process; libuv writes streams with plain `write`/`writev` (no `MSG_NOSIGNAL`). The signal is

@@ -6,7 +6,7 @@
 
 /// A per-thread, pointer-sized marker that answers "is this thread running *that* loop or scheduler?".
 ///
-/// An ``EventLoop`` sets the marker to itself for as long as ``EventLoop/run()`` runs on a thread,
+/// An ``LibUVEventLoop`` sets the marker to itself for as long as ``LibUVEventLoop/run()`` runs on a thread,
 /// and ``AsyncScheduler`` sets it to its identity while one of its closures runs, so that
 /// `inEventLoop` / `isOnSchedulerThread` cost one `pthread_getspecific` and no lock.
 package struct ThreadLocalMarker: Sendable {

@@ -1,9 +1,9 @@
 import CLibUV
 
-/// A timer on an ``EventLoop``; cancel it with ``cancel()``.
+/// A timer on an ``LibUVEventLoop``; cancel it with ``cancel()``.
 ///
-/// Returned by ``EventLoop/scheduleTimer(after:repeating:_:)`` and
-/// ``EventLoop/schedule(after:repeating:_:)``. The loop keeps a started timer alive until it is
+/// Returned by ``LibUVEventLoop/scheduleTimer(after:repeating:_:)`` and
+/// ``LibUVEventLoop/schedule(after:repeating:_:)``. The loop keeps a started timer alive until it is
 /// closed, so dropping the handle does not cancel the timer. A one-shot timer closes itself after
 /// it fired; a repeating timer runs until it is cancelled or the loop shuts down.
 public final class TimerHandle: @unchecked Sendable {
@@ -13,7 +13,7 @@ public final class TimerHandle: @unchecked Sendable {
     // another thread reaches the loop through `execute`, whose lock orders the two.
 
     /// The loop the timer runs on.
-    let loop: EventLoop
+    let loop: LibUVEventLoop
     /// The libuv timer; valid until `deinit`, which runs only after the close callback.
     private let uvTimer: UnsafeMutablePointer<uv_timer_t>
     /// Delay before the first firing, in libuv milliseconds.
@@ -36,13 +36,13 @@ public final class TimerHandle: @unchecked Sendable {
         case closed
     }
 
-    init(loop: EventLoop, delay: Duration, interval: Duration?, body: @escaping () -> Void) {
+    init(loop: LibUVEventLoop, delay: Duration, interval: Duration?, body: @escaping () -> Void) {
         self.loop = loop
         self.uvTimer = .allocate(capacity: 1)
-        self.delay = EventLoop.milliseconds(delay)
+        self.delay = LibUVEventLoop.milliseconds(delay)
         // libuv reads a repeat of 0 as "do not repeat", so a repeating timer repeats at least
         // every millisecond.
-        self.interval = interval.map { max(1, EventLoop.milliseconds($0)) }
+        self.interval = interval.map { max(1, LibUVEventLoop.milliseconds($0)) }
         self.body = body
     }
 
@@ -55,7 +55,7 @@ public final class TimerHandle: @unchecked Sendable {
     ///
     /// Callable from any thread, any number of times, also from inside the timer's own closure.
     /// On the loop thread it takes effect immediately; from another thread it hops to the loop
-    /// with ``EventLoop/execute(_:)`` (after shutdown there is nothing left to cancel).
+    /// with ``LibUVEventLoop/execute(_:)`` (after shutdown there is nothing left to cancel).
     public func cancel() {
         if loop.inEventLoop {
             close()

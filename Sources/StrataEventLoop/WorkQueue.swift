@@ -1,4 +1,4 @@
-/// The lock-protected state machine behind ``EventLoop/execute(_:)`` and ``EventLoop/shutdown()``.
+/// The lock-protected state machine behind ``LibUVEventLoop/execute(_:)`` and ``LibUVEventLoop/shutdown()``.
 ///
 /// Producers call ``enqueue(_:)`` from any thread; the loop thread calls ``takeBatch()`` from its
 /// `uv_async_t` callback and runs the batch *after* unlocking. Each operation mutates the state
@@ -8,7 +8,7 @@
 /// Wake-ups are sent only when the queue goes from empty to non-empty: while it is non-empty a
 /// wake-up is already on its way, and the drain it causes takes every item queued until then.
 struct WorkQueue {
-    /// A closure queued with ``EventLoop/execute(_:)``.
+    /// A closure queued with ``LibUVEventLoop/execute(_:)``.
     typealias Work = @Sendable () -> Void
 
     /// What ``enqueue(_:)`` asks the caller to do.

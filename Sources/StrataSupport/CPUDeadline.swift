@@ -15,7 +15,7 @@ import Darwin
 /// let (result, passed) = CPUDeadline.run(within: .milliseconds(50)) { evaluate() }
 /// if passed { discard(result) }
 /// ```
-public enum CPUDeadline {
+package enum CPUDeadline {
     private final class State {
         let deadline: Duration
         var passed = false
@@ -32,7 +32,7 @@ public enum CPUDeadline {
     ///
     /// - Returns: `body`'s result, and whether a poll found the deadline passed (then the steps
     ///   that polled gave up, and the result must be discarded).
-    public static func run<T>(within budget: Duration, _ body: () -> T) -> (result: T, passed: Bool) {
+    package static func run<T>(within budget: Duration, _ body: () -> T) -> (result: T, passed: Bool) {
         let state = State(deadline: ThreadCPUTime.now + budget)
         let previous = pthread_getspecific(key)
         pthread_setspecific(key, Unmanaged.passUnretained(state).toOpaque())
@@ -44,7 +44,7 @@ public enum CPUDeadline {
     /// Whether the calling thread runs under a deadline that has passed: false at once outside
     /// ``run(within:_:)``; inside, it reads the thread's CPU clock (a system call), so poll it
     /// before costly steps only.
-    public static var hasPassed: Bool {
+    package static var hasPassed: Bool {
         guard let raw = pthread_getspecific(key) else { return false }
         let state = Unmanaged<State>.fromOpaque(raw).takeUnretainedValue()
         if !state.passed, ThreadCPUTime.now > state.deadline { state.passed = true }

@@ -15,19 +15,19 @@ import Darwin
 /// let counter = LockedValueBox(0)
 /// counter.withLockedValue { $0 += 1 }
 /// ```
-public final class LockedValueBox<Value>: @unchecked Sendable {
+package final class LockedValueBox<Value>: @unchecked Sendable {
     // Safety: every access to `storage.value` happens while `storage.mutex` is held.
     private let storage: LockStorage<Value>
 
     /// Creates a box holding `value`.
-    public init(_ value: Value) {
+    package init(_ value: Value) {
         storage = LockStorage.create(value)
     }
 
     /// Runs `body` with exclusive access to the value and returns its result.
     ///
     /// Never call user code (observer blocks, migration blocks) from `body`.
-    public func withLockedValue<R, Failure: Error>(
+    package func withLockedValue<R, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> R
     ) throws(Failure) -> R {
         try storage.withLockedValue(body)
@@ -36,14 +36,14 @@ public final class LockedValueBox<Value>: @unchecked Sendable {
     /// Blocks until `ready` returns true for the value, then runs `body` with the lock held.
     ///
     /// `ready` is evaluated with the lock held, each time another thread calls ``broadcast()``.
-    public func wait<R, Failure: Error>(
+    package func wait<R, Failure: Error>(
         until ready: (Value) -> Bool, then body: (inout Value) throws(Failure) -> R
     ) throws(Failure) -> R {
         try storage.wait(until: ready, then: body)
     }
 
     /// Wakes every thread blocked in ``wait(until:then:)`` so it re-checks its condition.
-    public func broadcast() {
+    package func broadcast() {
         storage.broadcast()
     }
 }

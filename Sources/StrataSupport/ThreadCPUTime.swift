@@ -12,9 +12,9 @@ import Darwin
 /// work()
 /// let cost = ThreadCPUTime.now - start
 /// ```
-public enum ThreadCPUTime {
+package enum ThreadCPUTime {
     /// The calling thread's CPU time so far (zero when the clock is unavailable).
-    public static var now: Duration {
+    package static var now: Duration {
         var spec = timespec()
         guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec) == 0 else { return .zero }
         return .seconds(spec.tv_sec) + .nanoseconds(spec.tv_nsec)

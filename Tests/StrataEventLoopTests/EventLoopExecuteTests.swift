@@ -3,13 +3,13 @@ import StrataSupport
 @testable import StrataEventLoop
 import Testing
 
-@Suite("EventLoop.execute")
+@Suite("LibUVEventLoop.execute")
 struct EventLoopExecuteTests {
     @Test("closures from 8 threads × 1000 each run exactly once, on the loop thread, FIFO per producer")
     func manyProducers() throws {
         let producerCount = 8
         let perProducer = 1000
-        let loop = try EventLoop.startThread(name: "exec-loop")
+        let loop = try LibUVEventLoop.startThread(name: "exec-loop")
         defer { loop.shutdownAndWait() }
         let log = LockedValueBox<[(producer: Int, index: Int, onLoop: Bool)]>([])
         let start = DispatchSemaphore(value: 0)
@@ -49,7 +49,7 @@ struct EventLoopExecuteTests {
 
     @Test("wake-ups coalesce: closures queued while the loop is busy cost one wake-up")
     func wakeUpsCoalesce() throws {
-        let loop = try EventLoop.startThread(name: "coalesce-loop")
+        let loop = try LibUVEventLoop.startThread(name: "coalesce-loop")
         defer { loop.shutdownAndWait() }
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
@@ -88,7 +88,7 @@ struct EventLoopExecuteTests {
 
     @Test("a closure queued from the loop thread runs on the next drain, not re-entrantly")
     func noReentrancy() throws {
-        let loop = try EventLoop.startThread(name: "reentry-loop")
+        let loop = try LibUVEventLoop.startThread(name: "reentry-loop")
         defer { loop.shutdownAndWait() }
         let order = LockedValueBox<[String]>([])
         let done = DispatchSemaphore(value: 0)
@@ -110,16 +110,16 @@ struct EventLoopExecuteTests {
         #expect(inner > outer)
     }
 
-    @Test("inEventLoop is true only on the loop thread, and EventLoop serves as a Scheduler")
+    @Test("inEventLoop is true only on the loop thread, and LibUVEventLoop serves as a StrataScheduler")
     func confinement() throws {
-        let loop = try EventLoop.startThread(name: "confine-loop")
+        let loop = try LibUVEventLoop.startThread(name: "confine-loop")
         defer { loop.shutdownAndWait() }
         #expect(!loop.inEventLoop)
-        let other = try EventLoop()
+        let other = try LibUVEventLoop()
         let seen = LockedValueBox<(Bool, Bool, Bool)?>(nil)
         let done = DispatchSemaphore(value: 0)
 
-        func hop(on scheduler: some Scheduler) {
+        func hop(on scheduler: some StrataScheduler) {
             scheduler.schedule {
                 seen.withLockedValue { $0 = (loop.inEventLoop, scheduler.isOnSchedulerThread, other.inEventLoop) }
                 done.signal()
@@ -136,7 +136,7 @@ struct EventLoopExecuteTests {
 
     @Test("run() on the calling thread returns after a closure on the loop calls shutdown()")
     func runOnCallingThread() throws {
-        let loop = try EventLoop()
+        let loop = try LibUVEventLoop()
         let ran = LockedValueBox(false)
         loop.execute {
             loop.scheduleTimer(after: .milliseconds(1)) {

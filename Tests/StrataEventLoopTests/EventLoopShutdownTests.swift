@@ -4,17 +4,17 @@ import StrataSupport
 @testable import StrataEventLoop
 import Testing
 
-@Suite("EventLoop shutdown")
+@Suite("LibUVEventLoop shutdown")
 struct EventLoopShutdownTests {
     @Test("shutdown from another thread closes every handle and uv_loop_close returns 0")
     func shutdownClosesEverything() throws {
-        let loop = try EventLoop()
+        let loop = try LibUVEventLoop()
         let runner = try LoopThread.spawn(name: "run-loop") { loop.run() }
         let hourFired = LockedValueBox(false)
         let oneShotReleased = LockedValueBox(false)
         let repeatingReleased = LockedValueBox(false)
         let ticks = DispatchSemaphore(value: 0)
-        // A handle opened behind EventLoop's back: only the `uv_walk` pass can close it.
+        // A handle opened behind LibUVEventLoop's back: only the `uv_walk` pass can close it.
         let foreign = UnsafeTransfer(value: UnsafeMutablePointer<uv_timer_t>.allocate(capacity: 1))
         defer { foreign.value.deallocate() }
 
@@ -48,7 +48,7 @@ struct EventLoopShutdownTests {
 
     @Test("shutdown runs the work queued before it; afterwards execute returns false and drops the work")
     func queuedWorkRunsLateWorkIsDropped() throws {
-        let loop = try EventLoop.startThread(name: "drain-loop")
+        let loop = try LibUVEventLoop.startThread(name: "drain-loop")
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let ran = LockedValueBox<[Int]>([])
@@ -91,7 +91,7 @@ struct EventLoopShutdownTests {
 
     @Test("shutdownAndWait from several threads at once joins the loop thread once and all return")
     func concurrentShutdownAndWait() throws {
-        let loop = try EventLoop.startThread(name: "multi-stop")
+        let loop = try LibUVEventLoop.startThread(name: "multi-stop")
         let waiters = try (0..<4).map { index in
             try LoopThread.spawn(name: "stopper-\(index)") { loop.shutdownAndWait() }
         }
@@ -101,7 +101,7 @@ struct EventLoopShutdownTests {
 
     @Test("a startThread loop stopped with shutdown() alone detaches its thread when released")
     func shutdownWithoutJoin() throws {
-        let loop = try EventLoop.startThread(name: "no-join")
+        let loop = try LibUVEventLoop.startThread(name: "no-join")
         loop.shutdown()
         // Wait for the close without joining; the loop's deinit (on this thread or the loop's
         // own, whichever lets go last) detaches the thread, so ThreadSanitizer sees no leak.
@@ -114,7 +114,7 @@ struct EventLoopShutdownTests {
         let ran = LockedValueBox(false)
         let released = LockedValueBox(false)
         do {
-            let loop = try EventLoop()
+            let loop = try LibUVEventLoop()
             let probe = DeinitProbe(released)
             #expect(
                 loop.execute {
@@ -130,15 +130,15 @@ struct EventLoopShutdownTests {
     @Test("loop-confined calls off the loop thread are programmer errors")
     func preconditions() async {
         await #expect(processExitsWith: .failure) {
-            let loop = try EventLoop()
+            let loop = try LibUVEventLoop()
             loop.scheduleTimer(after: .zero) {}
         }
         await #expect(processExitsWith: .failure) {
-            let loop = try EventLoop()
+            let loop = try LibUVEventLoop()
             loop.preconditionInEventLoop()
         }
         await #expect(processExitsWith: .failure) {
-            let loop = try EventLoop()
+            let loop = try LibUVEventLoop()
             loop.execute { loop.shutdownAndWait() }
             loop.run()
         }

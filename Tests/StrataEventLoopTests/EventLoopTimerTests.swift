@@ -3,11 +3,11 @@ import StrataSupport
 @testable import StrataEventLoop
 import Testing
 
-@Suite("EventLoop timers")
+@Suite("LibUVEventLoop timers")
 struct EventLoopTimerTests {
     @Test("timers fire in deadline order, ties in the order they were scheduled")
     func fireInOrder() throws {
-        let loop = try EventLoop.startThread(name: "timer-order")
+        let loop = try LibUVEventLoop.startThread(name: "timer-order")
         defer { loop.shutdownAndWait() }
         let fired = LockedValueBox<[String]>([])
         let done = DispatchSemaphore(value: 0)
@@ -29,7 +29,7 @@ struct EventLoopTimerTests {
 
     @Test("a repeating timer repeats until it is cancelled, then is closed and released")
     func repeatUntilCancelled() throws {
-        let loop = try EventLoop.startThread(name: "timer-repeat")
+        let loop = try LibUVEventLoop.startThread(name: "timer-repeat")
         defer { loop.shutdownAndWait() }
         let fires = LockedValueBox(0)
         let released = LockedValueBox(false)
@@ -65,7 +65,7 @@ struct EventLoopTimerTests {
 
     @Test("schedule(after:) from another thread fires on the loop, even when the handle is dropped")
     func scheduleFromAnotherThread() throws {
-        let loop = try EventLoop.startThread(name: "timer-hop")
+        let loop = try LibUVEventLoop.startThread(name: "timer-hop")
         defer { loop.shutdownAndWait() }
         let onLoop = LockedValueBox<Bool?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -79,7 +79,7 @@ struct EventLoopTimerTests {
 
     @Test("cancel() from another thread stops a timer before it fires and releases its closure")
     func cancelFromAnotherThread() throws {
-        let loop = try EventLoop.startThread(name: "timer-cancel")
+        let loop = try LibUVEventLoop.startThread(name: "timer-cancel")
         let fired = LockedValueBox(false)
         let released = LockedValueBox(false)
         let probe = DeinitProbe(released)
@@ -114,6 +114,6 @@ struct EventLoopTimerTests {
         ] as [(Duration, UInt64)]
     )
     func milliseconds(duration: Duration, expected: UInt64) {
-        #expect(EventLoop.milliseconds(duration) == expected)
+        #expect(LibUVEventLoop.milliseconds(duration) == expected)
     }
 }

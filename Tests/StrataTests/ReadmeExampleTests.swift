@@ -44,20 +44,6 @@ struct ReadmeExampleTests {
         #expect(realm.object(ofType: ReadmePerson.self, forPrimaryKey: "Ada")!.dogs.count == 1)
     }
 
-    @Test("the engine example runs as the README shows")
-    func engineExample() throws {
-        let store = try Store.open(.file(temporaryPath("people.strata"), durability: .full))
-        let people = try store.write { tx in
-            try tx.createTable(TableSchema(
-                name: "Person",
-                columns: [ColumnSchema("id", .int), ColumnSchema("name", .string, isIndexed: true)],
-                primaryKey: "id"))
-        }
-        try store.write { tx in _ = try tx.insertObject(into: people, values: [.int(1), .string("Ada")]) }
-        let table = store.currentSnapshot.table(people)!
-        #expect(table.objects(where: 1, equals: .string("Ada")).count == 1)
-    }
-
     @Test("the query examples run as the README shows")
     func queryExamples() throws {
         let realm = try Realm(configuration: Realm.Configuration(

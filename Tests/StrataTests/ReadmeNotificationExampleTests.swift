@@ -6,13 +6,13 @@ import Testing
 // the test reads.
 
 private actor PuppyWatcher {
-    let loop: EventLoop
+    let loop: LibUVEventLoop
     nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
     private var realm: Realm?
     private var token: NotificationToken?
     let log: LoopHarness
 
-    init(loop: EventLoop, log: LoopHarness) {
+    init(loop: LibUVEventLoop, log: LoopHarness) {
         self.loop = loop
         self.log = log
     }

@@ -22,7 +22,7 @@ struct ReadmeThreadingExampleTests {
             realm.add(ReadmeContact(value: ["id": 1, "name": "Ada", "group": "friends"]))
         }
         let dog = realm.objects(ReadmeDog.self).first!
-        let loop = try EventLoop.startThread(name: "readme")
+        let loop = try LibUVEventLoop.startThread(name: "readme")
         defer { loop.shutdownAndWait() }
         let resolved = DispatchSemaphore(value: 0)
         let name = LockedName()

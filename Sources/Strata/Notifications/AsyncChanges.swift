@@ -10,7 +10,7 @@ private final class TokenBox: @unchecked Sendable {
 /// Ends an observation when its async sequence terminates: the token is invalidated on the
 /// Realm's scheduler, where it belongs.
 private func invalidation<Termination>(of token: NotificationToken,
-                                       on scheduler: (any Scheduler)?) -> @Sendable (Termination) -> Void {
+                                       on scheduler: (any StrataScheduler)?) -> @Sendable (Termination) -> Void {
     let box = TokenBox(token)
     return { _ in scheduler?.schedule { box.token.invalidate() } }
 }

@@ -39,7 +39,7 @@ extension Realm {
         if let target = state.target { return target }
         guard let scheduler = state.scheduler else {
             preconditionFailure("Can only add notification blocks from within runloops: open the Realm on the main "
-                                + "thread, on an EventLoop's thread, with Realm(configuration:queue:) or "
+                                + "thread, on a LibUVEventLoop's thread, with Realm(configuration:queue:), Realm(configuration:scheduler:) or "
                                 + "Realm(configuration:actor:), or observe(on: queue).")
         }
         let target = NotificationTarget(scheduler: scheduler)

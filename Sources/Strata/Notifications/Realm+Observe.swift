@@ -19,7 +19,7 @@ extension Realm {
     /// `refresh()` that found a newer version.
     ///
     /// Commits made elsewhere (another thread, another Realm) reach it when this Realm advances:
-    /// on its scheduler (the main queue, its `EventLoop`, its dispatch queue) soon after the
+    /// on its scheduler (the main queue, its `LibUVEventLoop`, its dispatch queue) soon after the
     /// commit, or at `refresh()` / `beginWrite()`. A Realm on a thread without a scheduler sees
     /// them only at `refresh()` / `beginWrite()`.
     ///

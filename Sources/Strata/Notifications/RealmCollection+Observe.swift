@@ -28,7 +28,7 @@ extension RealmCollection {
     /// block receives `.error`.
     ///
     /// Traps inside a write transaction, for an unmanaged collection, and, without a queue, on a
-    /// thread with no scheduler (open the Realm on the main thread, an `EventLoop` thread, a
+    /// thread with no scheduler (open the Realm on the main thread, a `LibUVEventLoop` thread, a
     /// queue or an actor).
     ///
     /// - Parameters:

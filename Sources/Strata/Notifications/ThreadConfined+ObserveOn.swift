@@ -63,9 +63,9 @@ final class QueueObservation: Sendable {
 
     private let state = LockedValueBox<State>(.pending)
     /// Where the observer's own token is invalidated (the queue or actor it lives on).
-    private let scheduler: any Scheduler
+    private let scheduler: any StrataScheduler
 
-    init(invalidatingOn scheduler: any Scheduler) {
+    init(invalidatingOn scheduler: any StrataScheduler) {
         self.scheduler = scheduler
     }
 

@@ -2,7 +2,7 @@ extension Realm {
     /// Whether the Realm advances to the newest version by itself, as Realm Swift's
     /// `autorefresh` (default `true`).
     ///
-    /// A Realm with a scheduler (opened on an `EventLoop` thread, the main thread, or with
+    /// A Realm with a scheduler (opened on a `LibUVEventLoop` thread, the main thread, or with
     /// `Realm(configuration:queue:)`) is woken after every commit from another thread or Realm
     /// and advances there, delivering its notifications. With `autorefresh` off it stays at its
     /// version until ``refresh()`` or a write, its collection notifications wait for that too,

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Foundation
 import StrataEngine
+import StrataEventLoop
 import StrataSupport
 
 /// A Realm: a view of one store at one version, confined to the thread that opened it, as in
@@ -89,6 +90,29 @@ public final class Realm {
         try self.init(configuration: configuration) { store in
             if let queue { dispatchPrecondition(condition: .onQueue(queue)) }
             return try RealmState.forCurrentThread(store: store, queue: queue)
+        }
+    }
+
+    /// Opens a Realm confined to a scheduler of the application's own (a Strata addition): the
+    /// Realm may be used wherever `scheduler.isOnSchedulerThread` is true, and its change
+    /// notifications, `asyncWrite` completions and `writeAsync` blocks are run through
+    /// `scheduler.schedule(_:)`. Call it where the scheduler runs its work.
+    ///
+    /// ```swift
+    /// struct ExecutorScheduler: StrataScheduler { … }          // runs work on your own executor
+    /// let realm = try Realm(configuration: config, scheduler: ExecutorScheduler(executor))
+    /// ```
+    ///
+    /// Unlike the thread and queue Realms, whose second opening returns a Realm over the same
+    /// state, every call opens a Realm with a state of its own (its own pinned version and
+    /// notifiers): keep the Realm rather than opening it again for each use.
+    ///
+    /// - Throws: as ``init(configuration:)``.
+    public convenience init(configuration: Configuration = .defaultConfiguration, scheduler: some StrataScheduler) throws {
+        try self.init(configuration: configuration) { store in
+            precondition(scheduler.isOnSchedulerThread,
+                         "Realm(configuration:scheduler:) must be called where the scheduler runs its work")
+            return try RealmState.forScheduler(scheduler, store: store)
         }
     }
 

@@ -53,7 +53,7 @@ final class RealmState {
     var configuration: Realm.Configuration?
     /// Where notifications are delivered and what the Realm is confined to: an event loop, a
     /// dispatch queue, the main queue, or nil (a plain thread: no asynchronous notifications).
-    let scheduler: (any Scheduler)?
+    let scheduler: (any StrataScheduler)?
     /// Collection, map and object observers, in registration order.
     var registrations: [NotificationRegistration] = []
     /// The delivery end of this Realm at the notifier worker, created on first observer.
@@ -90,8 +90,10 @@ final class RealmState {
         /// The thread that opened it (compared by pthread identity): a Realm opened without a
         /// queue, including on the main thread while it runs a `DispatchQueue.sync` block.
         case thread
-        /// A serial dispatch queue, wherever the queue runs (`Realm(configuration:queue:)`).
-        case queue(DispatchQueueScheduler)
+        /// A serial dispatch queue, wherever the queue runs (`Realm(configuration:queue:)`), or
+        /// an application's own scheduler (`Realm(configuration:scheduler:)`): usable wherever
+        /// the scheduler says its work runs.
+        case scheduler(any StrataScheduler)
         /// The main thread (a Realm opened there): usable on the main thread, whatever queue's
         /// `sync` block it runs, and in any block the main queue runs (on Linux, once the main
         /// thread calls `dispatchMain()`, as an `async` main does, the main queue, and so the
@@ -101,7 +103,7 @@ final class RealmState {
         case actor(any Actor)
     }
 
-    private init(pinned: PinnedSnapshot, store: Store, scheduler: (any Scheduler)?,
+    private init(pinned: PinnedSnapshot, store: Store, scheduler: (any StrataScheduler)?,
                  confinement: Confinement = .thread, isFrozen: Bool = false) {
         self.pinned = pinned
         self.store = store
@@ -154,7 +156,7 @@ final class RealmState {
         if isFrozen { return true }
         switch confinement {
         case .thread: return pthread_equal(thread, pthread_self()) != 0
-        case .queue(let scheduler): return scheduler.isOnSchedulerThread
+        case .scheduler(let scheduler): return scheduler.isOnSchedulerThread
         case .main(let scheduler): return pthread_equal(thread, pthread_self()) != 0 || scheduler.isOnSchedulerThread
         case .actor(let actor):
             // Swift has no boolean "is this actor's executor current" for any actor: this traps,
@@ -183,14 +185,22 @@ final class RealmState {
                 if let state = states[key]?.state { return (state, false) }
                 let scheduler = DispatchQueueScheduler(queue: queue)
                 let state = RealmState(pinned: try store.pin(), store: store, scheduler: scheduler,
-                                       confinement: .queue(scheduler))
+                                       confinement: .scheduler(scheduler))
                 states[key] = WeakState(state)
                 return (state, true)
             }
         }
-        if EventLoop.current != nil { return try forCurrentThread(store: store, place: .other) }
+        if LibUVEventLoop.current != nil { return try forCurrentThread(store: store, place: .other) }
         if Thread.isMainThread { return try forCurrentThread(store: store, place: .mainThread) }
         return try forCurrentThread(store: store, place: mainScheduler.isOnSchedulerThread ? .mainQueue : .other)
+    }
+
+    /// A new state for `store` confined to an application's `scheduler` (not shared: each call
+    /// pins its own version).
+    static func forScheduler(_ scheduler: any StrataScheduler, store: Store) throws -> (RealmState, isNew: Bool) {
+        let state = RealmState(pinned: try store.pin(), store: store, scheduler: scheduler,
+                               confinement: .scheduler(scheduler))
+        return (state, true)
     }
 
     /// Where a Realm without a queue is being opened.
@@ -221,10 +231,10 @@ final class RealmState {
         switch place {
         case .mainThread, .mainQueue:
             state = RealmState(pinned: try store.pin(), store: store, scheduler: mainScheduler,
-                               confinement: place == .mainThread ? .main(mainScheduler) : .queue(mainScheduler))
+                               confinement: place == .mainThread ? .main(mainScheduler) : .scheduler(mainScheduler))
             mainStates.withLockedValue { $0[key] = WeakState(state) }
         case .other:
-            state = RealmState(pinned: try store.pin(), store: store, scheduler: EventLoop.current)
+            state = RealmState(pinned: try store.pin(), store: store, scheduler: LibUVEventLoop.current)
         }
         if place != .mainQueue { dictionary[threadKey] = WeakState(state) }
         return (state, true)

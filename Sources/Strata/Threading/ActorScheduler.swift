@@ -7,7 +7,7 @@ import StrataEventLoop
 /// actor, interleaved with the actor's other work at its suspension points, so a notification
 /// is delivered the next time the actor is free. The task ends when the scheduler is released
 /// (its Realm state is gone).
-final class ActorScheduler: Scheduler {
+final class ActorScheduler: StrataScheduler {
     private let continuation: AsyncStream<@Sendable () -> Void>.Continuation
     /// Distinguishes this scheduler in the thread-local marker.
     private let identity = Identity()

@@ -79,7 +79,7 @@ extension Realm {
 
     /// Runs `block` in a write transaction from Swift concurrency, as Realm Swift's
     /// `asyncWrite`: call it from the actor (or task) that owns the Realm, for example the actor
-    /// of `Realm(configuration:actor:)` (any actor) or one whose executor is the Realm's `EventLoop`.
+    /// of `Realm(configuration:actor:)` (any actor) or one whose executor is the Realm's `LibUVEventLoop`.
     ///
     /// The write runs on the caller's executor: waiting for the write lock and for durability
     /// happens there without suspending.
@@ -100,7 +100,7 @@ extension Realm {
         verifyThread()
         precondition(!isFrozen, "Can't perform transactions on a frozen Realm")
         precondition(state.scheduler != nil, "Can only perform asynchronous writes on a Realm with a scheduler: open it "
-                     + "on an EventLoop's thread, the main thread, with Realm(configuration:queue:) or "
+                     + "on a LibUVEventLoop's thread, the main thread, with Realm(configuration:queue:), Realm(configuration:scheduler:) or "
                      + "Realm(configuration:actor:)")
         let queue = asyncWrites
         let id = queue.nextID

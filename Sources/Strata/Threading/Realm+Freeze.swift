@@ -1,3 +1,5 @@
+import StrataEngine
+
 extension Realm {
     /// Whether the Realm is frozen: pinned to one version forever, readable from any thread,
     /// never written or observed.

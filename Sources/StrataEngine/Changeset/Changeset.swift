@@ -1,16 +1,16 @@
 /// What one commit did: its instructions and, derived from them, a per-table summary.
-public struct Changeset: Sendable {
+package struct Changeset: Sendable {
     /// The version the commit produced.
-    public let version: UInt64
+    package let version: UInt64
     /// The instructions, in the order they were applied.
-    public let instructions: [Instruction]
+    package let instructions: [Instruction]
     /// The per-table summary of the instructions.
-    public let summary: ChangesetSummary
+    package let summary: ChangesetSummary
 
     /// Creates a changeset, deriving its summary.
     ///
     /// - Complexity: O(instructions).
-    public init(version: UInt64, instructions: [Instruction]) {
+    package init(version: UInt64, instructions: [Instruction]) {
         self.version = version
         self.instructions = instructions
         summary = ChangesetSummary(instructions)
@@ -21,36 +21,36 @@ public struct Changeset: Sendable {
 ///
 /// An object inserted and deleted in the same commit appears nowhere; an inserted object is not
 /// also listed as modified; a deleted one is only deleted.
-public struct TableChangeSummary: Sendable, Equatable {
+package struct TableChangeSummary: Sendable, Equatable {
     /// Objects created.
-    public internal(set) var insertions: Set<ObjectKey> = []
+    package internal(set) var insertions: Set<ObjectKey> = []
     /// Objects erased.
-    public internal(set) var deletions: Set<ObjectKey> = []
+    package internal(set) var deletions: Set<ObjectKey> = []
     /// Objects that existed before and after, with the columns that changed (including
     /// collection columns whose contents changed).
-    public internal(set) var modifications: [ObjectKey: Set<Int>] = [:]
+    package internal(set) var modifications: [ObjectKey: Set<Int>] = [:]
     /// Whether the table's schema changed (created, removed, columns changed); column indices
     /// in ``modifications`` then refer to the schema at the end of the commit.
-    public internal(set) var schemaChanged = false
+    package internal(set) var schemaChanged = false
 
     /// Whether nothing in the table changed.
-    public var isEmpty: Bool { insertions.isEmpty && deletions.isEmpty && modifications.isEmpty && !schemaChanged }
+    package var isEmpty: Bool { insertions.isEmpty && deletions.isEmpty && modifications.isEmpty && !schemaChanged }
 }
 
 /// The per-table summary of a commit.
-public struct ChangesetSummary: Sendable, Equatable {
+package struct ChangesetSummary: Sendable, Equatable {
     /// The tables that changed and how.
-    public internal(set) var tables: [TableKey: TableChangeSummary] = [:]
+    package internal(set) var tables: [TableKey: TableChangeSummary] = [:]
 
     /// Derives the summary of `instructions`.
     ///
     /// - Complexity: O(instructions).
-    public init(_ instructions: [Instruction] = []) {
+    package init(_ instructions: [Instruction] = []) {
         for instruction in instructions { record(instruction) }
     }
 
     /// The changes to `table`, empty when it did not change.
-    public subscript(table: TableKey) -> TableChangeSummary { tables[table] ?? TableChangeSummary() }
+    package subscript(table: TableKey) -> TableChangeSummary { tables[table] ?? TableChangeSummary() }
 
     private mutating func record(_ instruction: Instruction) {
         let table = instruction.table

@@ -1,24 +1,24 @@
 /// A property of one object: the target of a value or collection instruction.
-public struct PropertyPath: Hashable, Sendable, CustomStringConvertible {
+package struct PropertyPath: Hashable, Sendable, CustomStringConvertible {
     /// The object's table.
-    public var table: TableKey
+    package var table: TableKey
     /// The object.
-    public var object: ObjectKey
+    package var object: ObjectKey
     /// The column index in the table's schema.
-    public var column: Int
+    package var column: Int
 
     /// Creates a path.
-    public init(table: TableKey, object: ObjectKey, column: Int) {
+    package init(table: TableKey, object: ObjectKey, column: Int) {
         self.table = table
         self.object = object
         self.column = column
     }
 
-    public var description: String { "\(table).\(object).\(column)" }
+    package var description: String { "\(table).\(object).\(column)" }
 }
 
 /// A change to one list.
-public enum ListChange: Hashable, Sendable {
+package enum ListChange: Hashable, Sendable {
     case insert(index: Int, value: Value)
     case erase(index: Int)
     case set(index: Int, value: Value)
@@ -27,14 +27,14 @@ public enum ListChange: Hashable, Sendable {
 }
 
 /// A change to one set.
-public enum SetChange: Hashable, Sendable {
+package enum SetChange: Hashable, Sendable {
     case insert(Value)
     case erase(Value)
     case clear
 }
 
 /// A change to one dictionary.
-public enum DictionaryChange: Hashable, Sendable {
+package enum DictionaryChange: Hashable, Sendable {
     case set(key: String, value: Value)
     case erase(key: String)
     case clear
@@ -46,7 +46,7 @@ public enum DictionaryChange: Hashable, Sendable {
 /// into *v + 1* (MVCC and recovery), and the input from which notifications compute what
 /// changed. Every effect is explicit: erasing an object is preceded by the instructions that
 /// removed the links to it and erased its embedded children, so replay needs no rules.
-public enum Instruction: Hashable, Sendable {
+package enum Instruction: Hashable, Sendable {
     // MARK: Schema
     /// Creates an empty table.
     case createTable(TableKey, TableSchema)
@@ -78,7 +78,7 @@ public enum Instruction: Hashable, Sendable {
     case dictionary(PropertyPath, DictionaryChange)
 
     /// The table the instruction concerns.
-    public var table: TableKey {
+    package var table: TableKey {
         switch self {
         case .createTable(let table, _), .removeTable(let table), .addColumn(let table, _, _),
              .removeColumn(let table, _), .renameColumn(let table, _, _), .setIndexed(let table, _, _),

@@ -16,7 +16,7 @@
 ///
 /// - Complexity: O(1) to copy; lookups, updates, removals and positional access are
 ///   O(log n), and a mutation allocates at most one node copy per level.
-public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable, Sequence {
+package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable, Sequence {
     /// Maximum number of entries in a leaf.
     static var leafCapacity: Int { 64 }
     /// Maximum number of children of an internal node.
@@ -27,31 +27,31 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
 
     /// Creates an empty tree.
     /// - Complexity: O(1).
-    public init() { root = Node(isLeaf: true) }
+    package init() { root = Node(isLeaf: true) }
 
     /// The number of entries.
     /// - Complexity: O(1).
-    public var count: Int { root.count }
+    package var count: Int { root.count }
 
     /// Whether the tree has no entries.
     /// - Complexity: O(1).
-    public var isEmpty: Bool { root.count == 0 }
+    package var isEmpty: Bool { root.count == 0 }
 
     /// The value stored for `key`, or nil if there is none.
     /// - Complexity: O(log n), no allocation.
-    public subscript(key: Key) -> Value? {
+    package subscript(key: Key) -> Value? {
         guard let hit = root.locate(key) else { return nil }
         return hit.leaf.values[hit.index]
     }
 
     /// Whether the tree has an entry for `key`.
     /// - Complexity: O(log n), no allocation.
-    public func contains(_ key: Key) -> Bool { root.locate(key) != nil }
+    package func contains(_ key: Key) -> Bool { root.locate(key) != nil }
 
     /// Stores `value` for `key`, inserting or replacing; returns the replaced value, if any.
     /// - Complexity: O(log n); copies the shared nodes on the path to the leaf.
     @discardableResult
-    public mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
+    package mutating func updateValue(_ value: Value, forKey key: Key) -> Value? {
         if !isKnownUniquelyReferenced(&root) { root = root.clone() }
         let (old, split) = root.insert(key, value)
         if let split {
@@ -66,7 +66,7 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
     /// that child; underfull nodes are not merged.
     /// - Complexity: O(log n); copies nothing when the key is absent.
     @discardableResult
-    public mutating func removeValue(forKey key: Key) -> Value? {
+    package mutating func removeValue(forKey key: Key) -> Value? {
         var present = false
         if !isKnownUniquelyReferenced(&root) {
             guard root.locate(key) != nil else { return nil }
@@ -83,7 +83,7 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
     /// uniquely owned); returns nil and does nothing if absent.
     /// - Complexity: O(log n) plus the cost of `body`; copies nothing when the key is absent.
     @discardableResult
-    public mutating func modifyValue<R>(forKey key: Key, _ body: (inout Value) throws -> R) rethrows -> R? {
+    package mutating func modifyValue<R>(forKey key: Key, _ body: (inout Value) throws -> R) rethrows -> R? {
         var verified = false
         if !isKnownUniquelyReferenced(&root) {
             guard root.locate(key) != nil else { return nil }
@@ -107,14 +107,14 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
 
     /// The position of `key` in ascending key order, or nil if it is absent.
     /// - Complexity: O(log n).
-    public func index(of key: Key) -> Int? {
+    package func index(of key: Key) -> Int? {
         let (rank, found) = search(key)
         return found ? rank : nil
     }
 
     /// The number of keys strictly less than `key`, whether or not `key` is present.
     /// - Complexity: O(log n).
-    public func rank(of key: Key) -> Int { search(key).rank }
+    package func rank(of key: Key) -> Int { search(key).rank }
 
     private func search(_ key: Key) -> (rank: Int, found: Bool) {
         var node = root
@@ -130,7 +130,7 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
 
     /// The entry at `index` in ascending key order. Precondition: `0 <= index < count`.
     /// - Complexity: O(log n).
-    public func element(at index: Int) -> (key: Key, value: Value) {
+    package func element(at index: Int) -> (key: Key, value: Value) {
         precondition(index >= 0 && index < count, "SortedTree.element(at:): index out of range")
         var node = root
         var remaining = index
@@ -147,11 +147,11 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
 
     /// The entry with the smallest key, or nil if the tree is empty.
     /// - Complexity: O(log n).
-    public var first: (key: Key, value: Value)? { isEmpty ? nil : element(at: 0) }
+    package var first: (key: Key, value: Value)? { isEmpty ? nil : element(at: 0) }
 
     /// The entry with the largest key, or nil if the tree is empty.
     /// - Complexity: O(log n).
-    public var last: (key: Key, value: Value)? {
+    package var last: (key: Key, value: Value)? {
         guard !isEmpty else { return nil }
         var node = root
         while !node.isLeaf { node = node.children[node.children.count - 1] }
@@ -160,7 +160,7 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
 
     /// Calls `body` with every entry in ascending key order.
     /// - Complexity: O(n), without iterator overhead.
-    public func forEach(_ body: (Key, Value) throws -> Void) rethrows {
+    package func forEach(_ body: (Key, Value) throws -> Void) rethrows {
         try root.forEach(body)
     }
 
@@ -168,20 +168,20 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
     /// with the entries borrowed, so that a scan's per-entry work runs in the caller's concrete
     /// code without retaining anything.
     /// - Complexity: O(n).
-    public func forEachLeaf(_ body: (UnsafeBufferPointer<Key>, UnsafeBufferPointer<Value>) throws -> Void) rethrows {
+    package func forEachLeaf(_ body: (UnsafeBufferPointer<Key>, UnsafeBufferPointer<Value>) throws -> Void) rethrows {
         try root.forEachLeaf(body)
     }
 
     /// Calls `body` with the entries whose keys are `>= lowerBound`, in ascending order,
     /// stopping as soon as `body` returns false.
     /// - Complexity: O(log n + k) for k visited entries.
-    public func forEach(from lowerBound: Key, _ body: (Key, Value) throws -> Bool) rethrows {
+    package func forEach(from lowerBound: Key, _ body: (Key, Value) throws -> Bool) rethrows {
         _ = try root.forEach(from: lowerBound, body)
     }
 
     /// All keys in ascending order.
     /// - Complexity: O(n).
-    public var keys: [Key] {
+    package var keys: [Key] {
         var result: [Key] = []
         result.reserveCapacity(count)
         root.appendKeys(to: &result)
@@ -190,15 +190,15 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
 
     /// The number of entries, so that `Array(tree)` allocates once.
     /// - Complexity: O(1).
-    public var underestimatedCount: Int { count }
+    package var underestimatedCount: Int { count }
 
     /// Returns an iterator over the entries in ascending key order. It iterates the tree
     /// as it was when the iterator was made, whatever mutations follow.
     /// - Complexity: O(log n).
-    public func makeIterator() -> Iterator { Iterator(root: root) }
+    package func makeIterator() -> Iterator { Iterator(root: root) }
 
     /// Iterates a tree's entries in ascending key order.
-    public struct Iterator: IteratorProtocol {
+    package struct Iterator: IteratorProtocol {
         /// The internal nodes above the current leaf, each with the child being visited.
         private var path: [(node: Node, slot: Int)] = []
         private var leafKeys: [Key] = []
@@ -220,7 +220,7 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
 
         /// Returns the next entry in ascending key order, or nil when there is none.
         /// - Complexity: O(1) amortized.
-        public mutating func next() -> (key: Key, value: Value)? {
+        package mutating func next() -> (key: Key, value: Value)? {
             while position == leafKeys.count {
                 guard let top = path.last else { return nil }
                 if top.slot + 1 < top.node.children.count {
@@ -239,7 +239,7 @@ public struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable,
     /// the separators above it, counts consistent, capacities respected, no empty node
     /// below the root, all leaves at the same depth. For tests.
     /// - Complexity: O(n).
-    public func checkInvariants() {
+    package func checkInvariants() {
         precondition(root.isLeaf || root.children.count >= 2, "SortedTree: internal root with one child")
         _ = root.check(lower: nil, upper: nil, isRoot: true)
     }

@@ -1,5 +1,5 @@
 /// The kind of value a column (or each element of a collection column) holds.
-public enum ValueType: UInt8, Sendable, Hashable, CaseIterable {
+package enum ValueType: UInt8, Sendable, Hashable, CaseIterable {
     /// The scalar kinds, one per `Value` case of the same name (`binary` for data, `timestamp`
     /// for dates).
     case bool, int, float, double, string, binary, timestamp, decimal128, objectId, uuid
@@ -22,28 +22,28 @@ public enum ValueType: UInt8, Sendable, Hashable, CaseIterable {
 }
 
 /// Whether a column holds one value or a collection of them.
-public enum CollectionKind: UInt8, Sendable, Hashable {
+package enum CollectionKind: UInt8, Sendable, Hashable {
     /// One value; an ordered list; a set of unique values; a string-keyed dictionary.
     case single, list, set, dictionary
 }
 
 /// One column of a table.
-public struct ColumnSchema: Hashable, Sendable {
+package struct ColumnSchema: Hashable, Sendable {
     /// The column's name, unique in its table.
-    public var name: String
+    package var name: String
     /// The type of the value, or of each element of a collection.
-    public var type: ValueType
+    package var type: ValueType
     /// Single value or which collection.
-    public var collection: CollectionKind
+    package var collection: CollectionKind
     /// Whether the value (or each element) may be null.
-    public var isOptional: Bool
+    package var isOptional: Bool
     /// The name of the linked table for ``ValueType/link`` columns.
-    public var linkTarget: String?
+    package var linkTarget: String?
     /// Whether the column has a secondary index for equality lookups.
-    public var isIndexed: Bool
+    package var isIndexed: Bool
 
     /// Creates a column.
-    public init(
+    package init(
         _ name: String, _ type: ValueType, collection: CollectionKind = .single, isOptional: Bool = false,
         linkTarget: String? = nil, isIndexed: Bool = false
     ) {
@@ -58,7 +58,7 @@ public struct ColumnSchema: Hashable, Sendable {
     /// The value a new object gets when none is given: null, or an empty collection.
     ///
     /// Required scalars have no engine default; the model layer always supplies them.
-    public var emptyValue: Value {
+    package var emptyValue: Value {
         switch collection {
         case .single: .null
         case .list: .list([])
@@ -69,19 +69,19 @@ public struct ColumnSchema: Hashable, Sendable {
 }
 
 /// The schema of one table.
-public struct TableSchema: Hashable, Sendable {
+package struct TableSchema: Hashable, Sendable {
     /// The table's name (Realm's class name).
-    public var name: String
+    package var name: String
     /// The columns, in order; a row's values follow this order.
-    public var columns: [ColumnSchema]
+    package var columns: [ColumnSchema]
     /// The name of the primary key column, if any.
-    public var primaryKey: String?
+    package var primaryKey: String?
     /// Whether objects of this table are embedded: owned by exactly one parent link and
     /// deleted with it.
-    public var isEmbedded: Bool
+    package var isEmbedded: Bool
 
     /// Creates a table schema.
-    public init(name: String, columns: [ColumnSchema], primaryKey: String? = nil, isEmbedded: Bool = false) {
+    package init(name: String, columns: [ColumnSchema], primaryKey: String? = nil, isEmbedded: Bool = false) {
         self.name = name
         self.columns = columns
         self.primaryKey = primaryKey
@@ -91,10 +91,10 @@ public struct TableSchema: Hashable, Sendable {
     /// The index of the column named `name`.
     ///
     /// - Complexity: O(columns).
-    public func columnIndex(_ name: String) -> Int? {
+    package func columnIndex(_ name: String) -> Int? {
         columns.firstIndex { $0.name == name }
     }
 
     /// The index of the primary key column.
-    public var primaryKeyIndex: Int? { primaryKey.flatMap(columnIndex) }
+    package var primaryKeyIndex: Int? { primaryKey.flatMap(columnIndex) }
 }

@@ -4,38 +4,38 @@
 /// came from), reading it takes no lock, and it never changes, however many commits follow.
 /// ``Store/pin()`` returns a counted handle to one; ``WriteTransaction/snapshot`` is the
 /// transaction's own working copy.
-public struct Snapshot: Sendable {
+package struct Snapshot: Sendable {
     /// The commit version this snapshot shows; 0 is the empty store.
-    public internal(set) var version: UInt64
+    package internal(set) var version: UInt64
     var tables: [TableKey: Table]
     var tableNames: [String: TableKey]
     var nextTableKey: UInt32
 
     /// The empty store at version 0.
-    public static let empty = Snapshot(version: 0, tables: [:], tableNames: [:], nextTableKey: 1)
+    package static let empty = Snapshot(version: 0, tables: [:], tableNames: [:], nextTableKey: 1)
 
     /// The table with `key`.
     ///
     /// - Complexity: O(1).
-    public func table(_ key: TableKey) -> Table? { tables[key] }
+    package func table(_ key: TableKey) -> Table? { tables[key] }
 
     /// The table named `name`.
     ///
     /// - Complexity: O(1).
-    public func table(named name: String) -> Table? { tableNames[name].flatMap { tables[$0] } }
+    package func table(named name: String) -> Table? { tableNames[name].flatMap { tables[$0] } }
 
     /// The key of the table named `name`.
     ///
     /// - Complexity: O(1).
-    public func tableKey(named name: String) -> TableKey? { tableNames[name] }
+    package func tableKey(named name: String) -> TableKey? { tableNames[name] }
 
     /// Every table, ascending by key.
     ///
     /// - Complexity: O(t log t) in the number of tables.
-    public var allTables: [Table] { tables.values.sorted { $0.key < $1.key } }
+    package var allTables: [Table] { tables.values.sorted { $0.key < $1.key } }
 
     /// The row a link points at, or nil if the object does not exist.
     ///
     /// - Complexity: O(log n).
-    public func row(_ link: ObjectLink) -> Row? { tables[link.table]?.row(link.key) }
+    package func row(_ link: ObjectLink) -> Row? { tables[link.table]?.row(link.key) }
 }

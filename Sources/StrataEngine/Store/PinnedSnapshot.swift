@@ -3,9 +3,9 @@
 /// While it lives, the store keeps every changeset after its version (so a notifier can walk
 /// from it to the newest), and it counts against
 /// ``StoreConfiguration/maximumNumberOfActiveVersions``.
-public final class PinnedSnapshot: Sendable {
+package final class PinnedSnapshot: Sendable {
     /// The pinned snapshot.
-    public let snapshot: Snapshot
+    package let snapshot: Snapshot
     private let store: Store
 
     init(snapshot: Snapshot, store: Store) {
@@ -16,5 +16,5 @@ public final class PinnedSnapshot: Sendable {
     deinit { store.unpin(snapshot.version) }
 
     /// The pinned version.
-    public var version: UInt64 { snapshot.version }
+    package var version: UInt64 { snapshot.version }
 }

@@ -13,7 +13,7 @@ extension Store {
     ///
     /// - Throws: ``StrataError/Code/fileAccess`` when a file cannot be written (the previous
     ///   checkpoint and the log stay valid).
-    public func checkpoint() throws {
+    package func checkpoint() throws {
         guard let files else { return }
         let claimed = state.withLockedValue { state -> Bool in
             guard !state.checkpointRunning else { return false }

@@ -11,7 +11,7 @@ extension Store {
     /// Whether a store exists at `path`: its checkpoint or any log segment.
     ///
     /// - Complexity: O(n) in the number of entries of the directory.
-    public static func filesExist(atPath path: String) -> Bool {
+    package static func filesExist(atPath path: String) -> Bool {
         FileSystem.exists(path) || ((try? CommitLog.segmentPaths(storePath: path).isEmpty) == false)
     }
 
@@ -25,7 +25,7 @@ extension Store {
     /// - Throws: ``StrataError/Code/wrongState`` when the store is open in this process,
     ///   ``StrataError/Code/alreadyOpenInAnotherProcess`` when another process holds it,
     ///   ``StrataError/Code/fileAccess`` when a file cannot be removed.
-    public static func deleteFiles(atPath path: String) throws -> Bool {
+    package static func deleteFiles(atPath path: String) throws -> Bool {
         try StoreRegistry.shared.whileClosed(.file(path: path)) {
             // The locks are held by these descriptors until they close, after the removals.
             var locked: [POSIXFile] = []
@@ -58,7 +58,7 @@ extension Store {
     /// - Throws: as ``open(_:)`` read-only: ``StrataError/Code/fileNotFound`` when there is no
     ///   store, ``StrataError/Code/invalidFileFormat``, ``StrataError/Code/corruptFile``,
     ///   ``StrataError/Code/alreadyOpenInAnotherProcess``.
-    public static func newestSnapshot(atPath path: String) throws -> Snapshot {
+    package static func newestSnapshot(atPath path: String) throws -> Snapshot {
         if let open = StoreRegistry.shared.existing(.file(path: path)) { return open.currentSnapshot }
         guard filesExist(atPath: path) else {
             throw StrataError(.fileNotFound, "no store exists at this path", path: path)

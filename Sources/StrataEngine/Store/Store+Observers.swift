@@ -9,7 +9,7 @@ extension Store {
     /// the notifier stamps the commit before any notification can be delivered).
     ///
     /// - Returns: an identifier for ``removePublishObserver(_:)``.
-    public func addPublishObserver(_ body: @escaping @Sendable (UInt64) -> Void) -> Int {
+    package func addPublishObserver(_ body: @escaping @Sendable (UInt64) -> Void) -> Int {
         publishObservers.withLockedValue { observers in
             defer { observers.nextID += 1 }
             observers.entries[observers.nextID] = body
@@ -18,7 +18,7 @@ extension Store {
     }
 
     /// Stops calling the observer registered under `id`.
-    public func removePublishObserver(_ id: Int) {
+    package func removePublishObserver(_ id: Int) {
         publishObservers.withLockedValue { $0.entries[id] = nil }
     }
 
@@ -35,7 +35,7 @@ extension Store {
     ///
     /// The pin still counts: while more versions are pinned than the limit, ``beginWrite()``
     /// throws ``StrataError/Code/tooManyActiveVersions``, so these pins cannot grow without bound.
-    public func pinForNotifier() -> PinnedSnapshot {
+    package func pinForNotifier() -> PinnedSnapshot {
         let snapshot = state.withLockedValue { state -> Snapshot in
             state.pins[state.published.version, default: 0] += 1
             return state.published
@@ -45,7 +45,7 @@ extension Store {
 
     /// Another hold on an already pinned version (never a new active version; it keeps the
     /// version active, and so counted by ``beginWrite()``, until released).
-    public func pin(again pinned: PinnedSnapshot) -> PinnedSnapshot {
+    package func pin(again pinned: PinnedSnapshot) -> PinnedSnapshot {
         state.withLockedValue { $0.pins[pinned.version, default: 0] += 1 }
         return PinnedSnapshot(snapshot: pinned.snapshot, store: self)
     }
@@ -60,7 +60,7 @@ struct PublishObservers {
 extension Store {
     /// The object stored under `key` beside this store, created by `make` on first use; it lives
     /// as long as the store. Higher layers keep per-store machinery (the notifier worker) here.
-    public func attachment<T: AnyObject & Sendable>(_ key: String, make: () -> T) -> T {
+    package func attachment<T: AnyObject & Sendable>(_ key: String, make: () -> T) -> T {
         attachments.withLockedValue { attachments in
             if let existing = attachments[key] as? T { return existing }
             let created = make()

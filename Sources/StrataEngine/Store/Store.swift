@@ -21,13 +21,13 @@ import StrataSupport
 ///
 /// Opening the same path (or in-memory identifier) twice in one process returns the same
 /// instance; another process gets ``StrataError/Code/alreadyOpenInAnotherProcess``.
-public final class Store: @unchecked Sendable {
+package final class Store: @unchecked Sendable {
     // Safety: `writerHead` is read and written only by the holder of the write gate
     // (`beginWrite` … `endWrite`), and the gate's mutex orders those accesses between threads.
     // Everything else shared is inside a `LockedValueBox` or immutable.
 
     /// The configuration the store was opened with.
-    public let configuration: StoreConfiguration
+    package let configuration: StoreConfiguration
     let files: StoreFiles?
     let groupCommit: GroupCommit?
     let state: LockedValueBox<PublishedState>
@@ -69,7 +69,7 @@ public final class Store: @unchecked Sendable {
     ///   ``StrataError/Code/invalidFileFormat`` (not a Strata file),
     ///   ``StrataError/Code/corruptFile`` (damage other than a torn tail, with file and offset),
     ///   ``StrataError/Code/fileAccess``.
-    public static func open(_ configuration: StoreConfiguration) throws -> Store {
+    package static func open(_ configuration: StoreConfiguration) throws -> Store {
         try StoreRegistry.shared.open(configuration) { try Store(configuration: configuration) }
     }
 
@@ -99,17 +99,17 @@ public final class Store: @unchecked Sendable {
     /// not keep changesets for it (use ``pin()`` for that).
     ///
     /// - Complexity: O(1): one short lock to copy a reference.
-    public var currentSnapshot: Snapshot { state.withLockedValue { $0.published } }
+    package var currentSnapshot: Snapshot { state.withLockedValue { $0.published } }
 
     /// The newest visible version.
-    public var currentVersion: UInt64 { state.withLockedValue { $0.published.version } }
+    package var currentVersion: UInt64 { state.withLockedValue { $0.published.version } }
 
     /// Pins the newest visible snapshot.
     ///
     /// - Throws: ``StrataError/Code/tooManyActiveVersions`` when this would make more distinct
     ///   versions pinned than ``StoreConfiguration/maximumNumberOfActiveVersions`` allows.
     /// - Complexity: O(1).
-    public func pin() throws -> PinnedSnapshot {
+    package func pin() throws -> PinnedSnapshot {
         let limit = configuration.maximumNumberOfActiveVersions
         let snapshot = try state.withLockedValue { state throws -> Snapshot in
             let version = state.published.version
@@ -134,7 +134,7 @@ public final class Store: @unchecked Sendable {
     /// nil when they are no longer kept (`version` is older than every pinned version).
     ///
     /// - Complexity: O(log h + k) for k changesets.
-    public func changesets(after version: UInt64) -> [Changeset]? {
+    package func changesets(after version: UInt64) -> [Changeset]? {
         state.withLockedValue { state in
             let newest = state.published.version
             if version >= newest { return [] }
@@ -144,7 +144,7 @@ public final class Store: @unchecked Sendable {
     }
 
     /// Counters describing the store.
-    public var statistics: StoreStatistics {
+    package var statistics: StoreStatistics {
         let segments = files.map { ($0.log.segmentCount, $0.log.currentSegmentSize) } ?? (0, 0)
         return state.withLockedValue { state in
             StoreStatistics(
@@ -177,7 +177,7 @@ public final class Store: @unchecked Sendable {
     /// - Throws: ``StrataError/Code/readOnly``, ``StrataError/Code/poisoned`` after a failed
     ///   log sync, ``StrataError/Code/tooManyActiveVersions`` ("Number of active versions (N) in
     ///   the Realm exceeded the limit of M") while too many versions are pinned.
-    public func beginWrite() throws -> WriteTransaction {
+    package func beginWrite() throws -> WriteTransaction {
         guard !configuration.readOnly else {
             throw StrataError(.readOnly, "the store was opened read-only; writes are not allowed")
         }
@@ -206,7 +206,7 @@ public final class Store: @unchecked Sendable {
     /// Runs `body` in a write transaction and commits it; cancels it if `body` throws.
     ///
     /// - Returns: what `body` returns.
-    public func write<R>(_ body: (WriteTransaction) throws -> R) throws -> R {
+    package func write<R>(_ body: (WriteTransaction) throws -> R) throws -> R {
         let transaction = try beginWrite()
         do {
             let result = try body(transaction)

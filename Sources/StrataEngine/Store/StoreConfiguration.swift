@@ -12,9 +12,9 @@ public enum Durability: Sendable, Hashable {
 }
 
 /// How to open a ``Store``.
-public struct StoreConfiguration: Sendable, Hashable {
+package struct StoreConfiguration: Sendable, Hashable {
     /// Where the store lives.
-    public enum Location: Sendable, Hashable {
+    package enum Location: Sendable, Hashable {
         /// Files: the checkpoint at `path` (e.g. `default.strata`), the commit log segments
         /// `path.log.*` and the lock file `path.lock` beside it.
         case file(path: String)
@@ -24,22 +24,22 @@ public struct StoreConfiguration: Sendable, Hashable {
     }
 
     /// Where the store lives.
-    public var location: Location
+    package var location: Location
     /// When a commit counts as done; see ``Durability``.
-    public var durability: Durability
+    package var durability: Durability
     /// The most versions that may be pinned at once (nil or 0: unlimited). ``Store/pin()`` of a
     /// version beyond it throws ``StrataError/Code/tooManyActiveVersions``; pins that cannot fail
     /// (frozen Realms, notifiers) still count, and while they exceed it ``Store/beginWrite()``
     /// throws the same error, so no new version is made.
-    public var maximumNumberOfActiveVersions: Int?
+    package var maximumNumberOfActiveVersions: Int?
     /// A checkpoint starts in the background once the current log segment exceeds this many
     /// bytes, which bounds the log that reopening must replay.
-    public var checkpointThreshold: UInt64
+    package var checkpointThreshold: UInt64
     /// Whether writes are refused. The store must already exist.
-    public var readOnly: Bool
+    package var readOnly: Bool
 
     /// Creates a configuration.
-    public init(
+    package init(
         location: Location, durability: Durability = .full, maximumNumberOfActiveVersions: Int? = nil,
         checkpointThreshold: UInt64 = 64 << 20, readOnly: Bool = false
     ) {
@@ -51,12 +51,12 @@ public struct StoreConfiguration: Sendable, Hashable {
     }
 
     /// A file store at `path`.
-    public static func file(_ path: String, durability: Durability = .full) -> StoreConfiguration {
+    package static func file(_ path: String, durability: Durability = .full) -> StoreConfiguration {
         StoreConfiguration(location: .file(path: path), durability: durability)
     }
 
     /// An in-memory store named `identifier`.
-    public static func inMemory(_ identifier: String) -> StoreConfiguration {
+    package static func inMemory(_ identifier: String) -> StoreConfiguration {
         StoreConfiguration(location: .inMemory(identifier: identifier))
     }
 }

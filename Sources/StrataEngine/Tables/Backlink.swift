@@ -1,20 +1,20 @@
 /// Where a link comes from: a column of an object.
-public struct Backlink: Hashable, Sendable, CustomStringConvertible {
+package struct Backlink: Hashable, Sendable, CustomStringConvertible {
     /// The table of the linking object.
-    public var table: TableKey
+    package var table: TableKey
     /// The column of the linking object that holds the link.
-    public var column: Int
+    package var column: Int
     /// The linking object.
-    public var object: ObjectKey
+    package var object: ObjectKey
 
     /// Creates a backlink.
-    public init(table: TableKey, column: Int, object: ObjectKey) {
+    package init(table: TableKey, column: Int, object: ObjectKey) {
         self.table = table
         self.column = column
         self.object = object
     }
 
-    public var description: String { "\(table).\(column)@\(object)" }
+    package var description: String { "\(table).\(column)@\(object)" }
 }
 
 /// The links pointing at one object, each with how many times it links (a list may hold the

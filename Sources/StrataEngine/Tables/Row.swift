@@ -1,13 +1,13 @@
 /// The values of one object, one per column of its table's schema.
-public struct Row: Hashable, Sendable {
+package struct Row: Hashable, Sendable {
     /// The values in column order.
-    public internal(set) var values: [Value]
+    package internal(set) var values: [Value]
 
     /// Creates a row from its values.
-    public init(_ values: [Value]) { self.values = values }
+    package init(_ values: [Value]) { self.values = values }
 
     /// The value of the column at `column`.
-    public subscript(column: Int) -> Value {
+    package subscript(column: Int) -> Value {
         get { values[column] }
         set { values[column] = newValue }
     }
@@ -19,7 +19,7 @@ extension Row {
     /// Calls `body` with the values of the row stored at `row`, read in place (a scan's inner
     /// loop: the values array is neither copied nor retained).
     @inlinable
-    public static func withValues<R>(at row: UnsafePointer<Row>, _ body: (UnsafeBufferPointer<Value>) throws -> R) rethrows -> R {
+    package static func withValues<R>(at row: UnsafePointer<Row>, _ body: (UnsafeBufferPointer<Value>) throws -> R) rethrows -> R {
         try (UnsafeRawPointer(row) + valuesOffset).assumingMemoryBound(to: [Value].self).pointee.withUnsafeBufferPointer(body)
     }
 }

@@ -5,11 +5,11 @@ import HashTreeCollections
 ///
 /// A `Table` is an immutable value inside a ``Snapshot``; copying it is O(1) and the
 /// transaction that changes it copies only the paths it touches.
-public struct Table: Sendable {
+package struct Table: Sendable {
     /// The table's stable key.
-    public let key: TableKey
+    package let key: TableKey
     /// The table's schema.
-    public internal(set) var schema: TableSchema
+    package internal(set) var schema: TableSchema
     /// The rows, ascending by object key.
     var rows: SortedTree<ObjectKey, Row>
     /// The next object key to hand out; keys are never reused.
@@ -41,32 +41,32 @@ public struct Table: Sendable {
     /// The number of objects.
     ///
     /// - Complexity: O(1).
-    public var count: Int { rows.count }
+    package var count: Int { rows.count }
 
     /// The row of `object`, or nil if it does not exist.
     ///
     /// - Complexity: O(log n).
-    public func row(_ object: ObjectKey) -> Row? { rows[object] }
+    package func row(_ object: ObjectKey) -> Row? { rows[object] }
 
     /// Whether `object` exists.
     ///
     /// - Complexity: O(log n).
-    public func contains(_ object: ObjectKey) -> Bool { rows.contains(object) }
+    package func contains(_ object: ObjectKey) -> Bool { rows.contains(object) }
 
     /// The value of `column` of `object`, or nil if the object does not exist.
     ///
     /// - Complexity: O(log n).
-    public func value(of object: ObjectKey, column: Int) -> Value? { rows[object]?.values[column] }
+    package func value(of object: ObjectKey, column: Int) -> Value? { rows[object]?.values[column] }
 
     /// Every object key, ascending.
     ///
     /// - Complexity: O(n).
-    public var objectKeys: [ObjectKey] { rows.keys }
+    package var objectKeys: [ObjectKey] { rows.keys }
 
     /// Calls `body` for every object in ascending key order.
     ///
     /// - Complexity: O(n).
-    public func forEachObject(_ body: (ObjectKey, Row) throws -> Void) rethrows {
+    package func forEachObject(_ body: (ObjectKey, Row) throws -> Void) rethrows {
         try rows.forEachLeaf { keys, rows in
             for index in keys.indices { try body(keys[index], rows[index]) }
         }
@@ -76,7 +76,7 @@ public struct Table: Sendable {
     /// scan's inner loop: nothing is copied or retained per object).
     ///
     /// - Complexity: O(n).
-    public func forEachRow(_ body: (ObjectKey, UnsafePointer<Row>) throws -> Void) rethrows {
+    package func forEachRow(_ body: (ObjectKey, UnsafePointer<Row>) throws -> Void) rethrows {
         try rows.forEachLeaf { keys, rows in
             guard let base = rows.baseAddress else { return }
             for index in keys.indices { try body(keys[index], base + index) }
@@ -86,23 +86,23 @@ public struct Table: Sendable {
     /// The position of `object` in key order.
     ///
     /// - Complexity: O(log n).
-    public func position(of object: ObjectKey) -> Int? { rows.index(of: object) }
+    package func position(of object: ObjectKey) -> Int? { rows.index(of: object) }
 
     /// The object at `position` in key order.
     ///
     /// - Complexity: O(log n).
-    public func object(at position: Int) -> ObjectKey { rows.element(at: position).key }
+    package func object(at position: Int) -> ObjectKey { rows.element(at: position).key }
 
     /// The object whose primary key is `value`.
     ///
     /// - Complexity: O(log n).
-    public func object(forPrimaryKey value: Value) -> ObjectKey? { primaryKeyIndex[value] }
+    package func object(forPrimaryKey value: Value) -> ObjectKey? { primaryKeyIndex[value] }
 
     /// The objects whose `column` equals `value`, ascending; uses the index when the column has
     /// one, otherwise scans.
     ///
     /// - Complexity: O(log n + k) with an index, O(n) without.
-    public func objects(where column: Int, equals value: Value) -> [ObjectKey] {
+    package func objects(where column: Int, equals value: Value) -> [ObjectKey] {
         if column == schema.primaryKeyIndex { return primaryKeyIndex[value].map { [$0] } ?? [] }
         if let index = secondaryIndexes[column] { return index.objects(equalTo: value) }
         var found: [ObjectKey] = []
@@ -113,7 +113,7 @@ public struct Table: Sendable {
     /// The links pointing at `object`.
     ///
     /// - Complexity: O(log n + k).
-    public func backlinks(to object: ObjectKey) -> [Backlink] {
+    package func backlinks(to object: ObjectKey) -> [Backlink] {
         guard let counts = backlinks[object] else { return [] }
         return counts.counts.flatMap { origin, count in repeatElement(origin, count: count) }
             .sorted { ($0.table, $0.column, $0.object) < ($1.table, $1.column, $1.object) }
@@ -122,7 +122,7 @@ public struct Table: Sendable {
     /// The number of links pointing at `object`.
     ///
     /// - Complexity: O(log n + k).
-    public func backlinkCount(to object: ObjectKey) -> Int {
+    package func backlinkCount(to object: ObjectKey) -> Int {
         backlinks[object]?.counts.values.reduce(0, +) ?? 0
     }
 

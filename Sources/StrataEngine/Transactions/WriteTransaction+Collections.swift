@@ -4,7 +4,7 @@ extension WriteTransaction {
     // MARK: - Lists
 
     /// Inserts `value` at `index` of the list at `path`.
-    public func listInsert(_ value: Value, at index: Int, in path: PropertyPath) throws {
+    package func listInsert(_ value: Value, at index: Int, in path: PropertyPath) throws {
         let elements = try list(at: path)
         guard (0...elements.count).contains(index) else { throw outOfBounds(index, elements.count, path) }
         guard elements.count < maximumCollectionIndex else {
@@ -17,12 +17,12 @@ extension WriteTransaction {
     }
 
     /// Appends `value` to the list at `path`.
-    public func listAppend(_ value: Value, in path: PropertyPath) throws {
+    package func listAppend(_ value: Value, in path: PropertyPath) throws {
         try listInsert(value, at: try list(at: path).count, in: path)
     }
 
     /// Removes the element at `index` of the list at `path` (erasing it if it is an embedded object).
-    public func listErase(at index: Int, in path: PropertyPath) throws {
+    package func listErase(at index: Int, in path: PropertyPath) throws {
         let elements = try list(at: path)
         guard elements.indices.contains(index) else { throw outOfBounds(index, elements.count, path) }
         try record(.list(path, .erase(index: index)))
@@ -30,7 +30,7 @@ extension WriteTransaction {
     }
 
     /// Replaces the element at `index` of the list at `path`.
-    public func listSet(_ value: Value, at index: Int, in path: PropertyPath) throws {
+    package func listSet(_ value: Value, at index: Int, in path: PropertyPath) throws {
         let elements = try list(at: path)
         guard elements.indices.contains(index) else { throw outOfBounds(index, elements.count, path) }
         let column = try resolve(path).1
@@ -41,7 +41,7 @@ extension WriteTransaction {
     }
 
     /// Moves the element at `from` so that it ends up at `to`.
-    public func listMove(from: Int, to: Int, in path: PropertyPath) throws {
+    package func listMove(from: Int, to: Int, in path: PropertyPath) throws {
         let elements = try list(at: path)
         guard elements.indices.contains(from) else { throw outOfBounds(from, elements.count, path) }
         guard elements.indices.contains(to) else { throw outOfBounds(to, elements.count, path) }
@@ -50,7 +50,7 @@ extension WriteTransaction {
     }
 
     /// Removes every element of the list at `path`.
-    public func listClear(in path: PropertyPath) throws {
+    package func listClear(in path: PropertyPath) throws {
         let elements = try list(at: path)
         guard !elements.isEmpty else { return }
         try record(.list(path, .clear))
@@ -63,7 +63,7 @@ extension WriteTransaction {
     ///
     /// - Returns: false when it was already there (nothing is recorded then).
     @discardableResult
-    public func setInsert(_ value: Value, in path: PropertyPath) throws -> Bool {
+    package func setInsert(_ value: Value, in path: PropertyPath) throws -> Bool {
         let elements = try set(at: path)
         try validateElement(value, for: try resolve(path).1)
         switch value {
@@ -79,14 +79,14 @@ extension WriteTransaction {
     ///
     /// - Returns: false when it was not there.
     @discardableResult
-    public func setErase(_ value: Value, in path: PropertyPath) throws -> Bool {
+    package func setErase(_ value: Value, in path: PropertyPath) throws -> Bool {
         guard try set(at: path).setPosition(of: value).found else { return false }
         try record(.set(path, .erase(value)))
         return true
     }
 
     /// Removes every element of the set at `path`.
-    public func setClear(in path: PropertyPath) throws {
+    package func setClear(in path: PropertyPath) throws {
         guard !(try set(at: path)).isEmpty else { return }
         try record(.set(path, .clear))
     }
@@ -94,7 +94,7 @@ extension WriteTransaction {
     // MARK: - Dictionaries
 
     /// Sets the value for `key` in the dictionary at `path`.
-    public func dictionarySet(_ value: Value, forKey key: String, in path: PropertyPath) throws {
+    package func dictionarySet(_ value: Value, forKey key: String, in path: PropertyPath) throws {
         let map = try dictionary(at: path)
         let column = try resolve(path).1
         try validateElement(value, for: column)
@@ -108,7 +108,7 @@ extension WriteTransaction {
     ///
     /// - Returns: false when the key was not there.
     @discardableResult
-    public func dictionaryErase(key: String, in path: PropertyPath) throws -> Bool {
+    package func dictionaryErase(key: String, in path: PropertyPath) throws -> Bool {
         guard let old = try dictionary(at: path)[key] else { return false }
         try record(.dictionary(path, .erase(key: key)))
         try eraseOwnedObjects(in: old, of: try resolve(path).1)
@@ -116,7 +116,7 @@ extension WriteTransaction {
     }
 
     /// Removes every entry of the dictionary at `path`.
-    public func dictionaryClear(in path: PropertyPath) throws {
+    package func dictionaryClear(in path: PropertyPath) throws {
         let map = try dictionary(at: path)
         guard !map.isEmpty else { return }
         try record(.dictionary(path, .clear))

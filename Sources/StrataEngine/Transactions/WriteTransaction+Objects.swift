@@ -9,7 +9,7 @@ extension WriteTransaction {
     ///   ``StrataError/Code/invalidInput`` when a value does not fit its column or links to a
     ///   missing object or an embedded object that already has an owner.
     @discardableResult
-    public func insertObject(into key: TableKey, values: [Value]) throws -> ObjectKey {
+    package func insertObject(into key: TableKey, values: [Value]) throws -> ObjectKey {
         // No `Table` copy may be alive across `record`: it would make the table's trees shared
         // and turn every insert into a path copy.
         let schema = try schema(of: key)
@@ -37,7 +37,7 @@ extension WriteTransaction {
 
     /// Erases an object: removes every link to it, erases the embedded objects it owns, then
     /// erases it.
-    public func eraseObject(_ object: ObjectKey, in key: TableKey) throws {
+    package func eraseObject(_ object: ObjectKey, in key: TableKey) throws {
         let schema = try schema(of: key)
         guard let row = snapshot.tables[key]!.row(object) else { throw invalid("\(schema.name) has no object \(object)") }
         let target = ObjectLink(table: key, key: object)
@@ -52,7 +52,7 @@ extension WriteTransaction {
     ///
     /// - Throws: ``StrataError/Code/invalidInput`` when the value does not fit the column,
     ///   ``StrataError/Code/duplicatePrimaryKey`` when a primary key value is taken.
-    public func setValue(_ value: Value, at path: PropertyPath) throws {
+    package func setValue(_ value: Value, at path: PropertyPath) throws {
         let (schema, column, old) = try resolve(path)
         let value = try validate(value, for: column)
         if schema.primaryKeyIndex == path.column, value != old,

@@ -10,7 +10,7 @@ extension WriteTransaction {
     /// - Throws: ``StrataError/Code/invalidInput`` for a duplicate table or column name, or a
     ///   primary key that is not a single int, string, object id or uuid column.
     @discardableResult
-    public func createTable(_ schema: TableSchema) throws -> TableKey {
+    package func createTable(_ schema: TableSchema) throws -> TableKey {
         guard snapshot.tableKey(named: schema.name) == nil else { throw invalid("table \(schema.name) already exists") }
         guard Set(schema.columns.map(\.name)).count == schema.columns.count else {
             throw invalid("table \(schema.name) has two columns with the same name")
@@ -26,13 +26,13 @@ extension WriteTransaction {
 
     /// Removes a table after erasing its objects (so links to them are removed and their
     /// embedded objects erased).
-    public func removeTable(_ key: TableKey) throws {
+    package func removeTable(_ key: TableKey) throws {
         for object in try table(key).objectKeys { try eraseObject(object, in: key) }
         try record(.removeTable(key))
     }
 
     /// Appends a column; existing objects get `fill` (null or an empty collection by default).
-    public func addColumn(_ column: ColumnSchema, to key: TableKey, fill: Value? = nil) throws {
+    package func addColumn(_ column: ColumnSchema, to key: TableKey, fill: Value? = nil) throws {
         let table = try table(key)
         guard table.schema.columnIndex(column.name) == nil else {
             throw invalid("\(table.schema.name) already has a column \(column.name)")
@@ -52,7 +52,7 @@ extension WriteTransaction {
     }
 
     /// Removes a column; later columns shift down by one.
-    public func removeColumn(_ column: Int, from key: TableKey) throws {
+    package func removeColumn(_ column: Int, from key: TableKey) throws {
         let table = try table(key)
         guard table.schema.columns.indices.contains(column) else { throw invalid("\(table.schema.name) has no column \(column)") }
         if table.schema.primaryKeyIndex == column { try record(.setPrimaryKey(key, nil)) }
@@ -60,7 +60,7 @@ extension WriteTransaction {
     }
 
     /// Renames a column.
-    public func renameColumn(_ column: Int, of key: TableKey, to name: String) throws {
+    package func renameColumn(_ column: Int, of key: TableKey, to name: String) throws {
         let table = try table(key)
         guard table.schema.columns.indices.contains(column) else { throw invalid("\(table.schema.name) has no column \(column)") }
         guard table.schema.columnIndex(name) == nil else { throw invalid("\(table.schema.name) already has a column \(name)") }
@@ -70,7 +70,7 @@ extension WriteTransaction {
     }
 
     /// Adds or drops the secondary index of a column.
-    public func setIndexed(_ indexed: Bool, column: Int, of key: TableKey) throws {
+    package func setIndexed(_ indexed: Bool, column: Int, of key: TableKey) throws {
         let table = try table(key)
         guard table.schema.columns.indices.contains(column) else { throw invalid("\(table.schema.name) has no column \(column)") }
         guard table.schema.columns[column].collection == .single || !indexed else {
@@ -82,7 +82,7 @@ extension WriteTransaction {
     /// Makes the named column the table's primary key (nil removes it).
     ///
     /// - Throws: ``StrataError/Code/duplicatePrimaryKey`` when two objects share a value.
-    public func setPrimaryKey(_ name: String?, of key: TableKey) throws {
+    package func setPrimaryKey(_ name: String?, of key: TableKey) throws {
         let table = try table(key)
         if let name {
             try validatePrimaryKey(name, in: table.schema)

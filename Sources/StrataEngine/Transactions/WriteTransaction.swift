@@ -12,13 +12,13 @@ import StrataSupport
 /// ``StrataError/Code/duplicatePrimaryKey`` without changing anything; then it applies the
 /// instructions that carry it out, including cascades: erasing an object removes the links to
 /// it and erases the embedded objects it owns.
-public final class WriteTransaction {
+package final class WriteTransaction {
     /// The transaction's working snapshot: the base version plus every change so far.
-    public private(set) var snapshot: Snapshot
+    package private(set) var snapshot: Snapshot
     /// The instructions applied so far.
-    public private(set) var instructions: [Instruction] = []
+    package private(set) var instructions: [Instruction] = []
     /// The version the transaction started from.
-    public let baseVersion: UInt64
+    package let baseVersion: UInt64
     private let store: Store
     private var isOpen = true
 
@@ -33,7 +33,7 @@ public final class WriteTransaction {
     }
 
     /// Whether the transaction can still change and commit.
-    public var isActive: Bool { isOpen }
+    package var isActive: Bool { isOpen }
 
     /// Makes the transaction's changes durable and visible, as one new version.
     ///
@@ -45,7 +45,7 @@ public final class WriteTransaction {
     /// - Throws: ``StrataError/Code/poisoned`` or ``StrataError/Code/fileAccess`` when the log
     ///   cannot be written or synced (nothing is acknowledged then).
     @discardableResult
-    public func commit() throws -> UInt64 {
+    package func commit() throws -> UInt64 {
         let logged = try logCommit()
         try store.waitUntilDurable(logged)
         return logged.version
@@ -60,7 +60,7 @@ public final class WriteTransaction {
     }
 
     /// Discards every change and ends the transaction. Does nothing if it already ended.
-    public func cancel() {
+    package func cancel() {
         guard isOpen else { return }
         isOpen = false
         store.endWrite()

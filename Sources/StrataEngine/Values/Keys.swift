@@ -4,10 +4,10 @@
 /// life of the store even after that object is deleted.
 public struct ObjectKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The raw key.
-    public var rawValue: Int64
+    package var rawValue: Int64
 
     /// Creates a key from its raw value.
-    public init(_ rawValue: Int64) { self.rawValue = rawValue }
+    package init(_ rawValue: Int64) { self.rawValue = rawValue }
 
     public static func < (lhs: ObjectKey, rhs: ObjectKey) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -17,10 +17,10 @@ public struct ObjectKey: Hashable, Comparable, Sendable, CustomStringConvertible
 /// The stable key of a table, assigned when the table is created and never reused.
 public struct TableKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The raw key.
-    public var rawValue: UInt32
+    package var rawValue: UInt32
 
     /// Creates a key from its raw value.
-    public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+    package init(_ rawValue: UInt32) { self.rawValue = rawValue }
 
     public static func < (lhs: TableKey, rhs: TableKey) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -30,12 +30,12 @@ public struct TableKey: Hashable, Comparable, Sendable, CustomStringConvertible 
 /// A reference to one object of one table: the value of a link.
 public struct ObjectLink: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The table of the target.
-    public var table: TableKey
+    package var table: TableKey
     /// The target object.
-    public var key: ObjectKey
+    package var key: ObjectKey
 
     /// Creates a link to `key` in `table`.
-    public init(table: TableKey, key: ObjectKey) {
+    package init(table: TableKey, key: ObjectKey) {
         self.table = table
         self.key = key
     }

@@ -1,12 +1,12 @@
 /// A point in time: seconds since 1970-01-01T00:00:00Z plus nanoseconds, as Realm stores dates.
 public struct Timestamp: Hashable, Comparable, Sendable {
     /// Whole seconds since the Unix epoch (negative before it).
-    public var seconds: Int64
+    package var seconds: Int64
     /// Nanoseconds within the second, in `0..<1_000_000_000`.
-    public var nanoseconds: Int32
+    package var nanoseconds: Int32
 
     /// Creates a timestamp.
-    public init(seconds: Int64, nanoseconds: Int32 = 0) {
+    package init(seconds: Int64, nanoseconds: Int32 = 0) {
         self.seconds = seconds
         self.nanoseconds = nanoseconds
     }
@@ -22,12 +22,12 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 /// the model layer's `Decimal128`.
 public struct Decimal128Bits: Hashable, Sendable {
     /// The low 64 bits.
-    public var low: UInt64
+    package var low: UInt64
     /// The high 64 bits (sign, combination field and the top of the coefficient).
-    public var high: UInt64
+    package var high: UInt64
 
     /// Creates the value from its two halves.
-    public init(low: UInt64, high: UInt64) {
+    package init(low: UInt64, high: UInt64) {
         self.low = low
         self.high = high
     }
@@ -37,12 +37,12 @@ public struct Decimal128Bits: Hashable, Sendable {
 /// comparing the parts compares the bytes.
 public struct ObjectIdBits: Hashable, Comparable, Sendable {
     /// Bytes 0..<8, big-endian.
-    public var head: UInt64
+    package var head: UInt64
     /// Bytes 8..<12, big-endian.
-    public var tail: UInt32
+    package var tail: UInt32
 
     /// Creates the value from its parts.
-    public init(head: UInt64, tail: UInt32) {
+    package init(head: UInt64, tail: UInt32) {
         self.head = head
         self.tail = tail
     }
@@ -53,12 +53,12 @@ public struct ObjectIdBits: Hashable, Comparable, Sendable {
 /// The 16 bytes of a UUID as two big-endian halves.
 public struct UUIDBits: Hashable, Comparable, Sendable {
     /// Bytes 0..<8, big-endian.
-    public var high: UInt64
+    package var high: UInt64
     /// Bytes 8..<16, big-endian.
-    public var low: UInt64
+    package var low: UInt64
 
     /// Creates the value from its halves.
-    public init(high: UInt64, low: UInt64) {
+    package init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low
     }

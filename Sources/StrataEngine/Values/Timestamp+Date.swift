@@ -11,7 +11,7 @@ extension Timestamp {
     /// stored exactly.
     ///
     /// - Parameter date: The date to convert.
-    public init(_ date: Date) {
+    package init(_ date: Date) {
         let interval = date.timeIntervalSince1970
         guard !interval.isNaN else {
             self = Timestamp(seconds: 0)
@@ -37,8 +37,8 @@ extension Timestamp {
     }
 
     /// The latest timestamp: `Int64.max` seconds and 999,999,999 nanoseconds after the epoch.
-    public static let max = Timestamp(seconds: .max, nanoseconds: 999_999_999)
+    package static let max = Timestamp(seconds: .max, nanoseconds: 999_999_999)
 
     /// The earliest timestamp: `Int64.min` seconds after the epoch.
-    public static let min = Timestamp(seconds: .min)
+    package static let min = Timestamp(seconds: .min)
 }

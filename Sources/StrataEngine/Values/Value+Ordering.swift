@@ -48,7 +48,7 @@ extension Value: Comparable {
     /// - Returns: a negative number, zero or a positive number as `self` orders before, equal
     ///   to, or after `other`.
     /// - Complexity: O(1) for scalars; O(n) for strings, binaries and collections.
-    public func compare(_ other: Value) -> Int {
+    package func compare(_ other: Value) -> Int {
         let (leftRank, rightRank) = (kindRank, other.kindRank)
         if leftRank != rightRank { return leftRank < rightRank ? -1 : 1 }
         switch (self, other) {
@@ -81,7 +81,7 @@ extension Value: Comparable {
     }
 
     /// Whether `self` orders strictly before `other` (see ``compare(_:)``).
-    public func precedes(_ other: Value) -> Bool { compare(other) < 0 }
+    package func precedes(_ other: Value) -> Bool { compare(other) < 0 }
 
     public static func < (lhs: Value, rhs: Value) -> Bool { lhs.compare(rhs) < 0 }
 
@@ -118,7 +118,7 @@ extension Array where Element == Value {
     /// The position of `value` in a set's sorted, unique elements, or where it would go.
     ///
     /// - Complexity: O(log n) comparisons.
-    public func setPosition(of value: Value) -> (index: Int, found: Bool) {
+    package func setPosition(of value: Value) -> (index: Int, found: Bool) {
         var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2

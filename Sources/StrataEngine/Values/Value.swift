@@ -1,3 +1,6 @@
+// The engine's clients see the stored value types (ObjectId, Decimal128) through it.
+@_exported import StrataValues
+
 /// A value stored in a column: a scalar, a link, or the contents of a collection.
 ///
 /// A row is an array of `Value`s, one per column. A list column holds ``list(_:)``, a set column
@@ -36,13 +39,13 @@ public enum Value: Hashable, Sendable {
     case dictionary(ValueMap)
 
     /// Whether this is ``null``.
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
     /// The link this value holds, if it is one.
-    public var link: ObjectLink? {
+    package var link: ObjectLink? {
         if case .link(let link) = self { return link }
         return nil
     }
@@ -50,7 +53,7 @@ public enum Value: Hashable, Sendable {
     /// Calls `body` for every link in this value, descending into collections.
     ///
     /// - Complexity: O(n) in the number of nested elements.
-    public func forEachLink(_ body: (ObjectLink) -> Void) {
+    package func forEachLink(_ body: (ObjectLink) -> Void) {
         switch self {
         case .link(let link): body(link)
         case .list(let elements), .set(let elements):

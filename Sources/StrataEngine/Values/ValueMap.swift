@@ -1,32 +1,32 @@
 /// A string-keyed dictionary of values kept in ascending key order, as Realm's `Map` iterates.
 public struct ValueMap: Hashable, Sendable, Sequence {
     /// The keys, ascending.
-    public private(set) var keys: [String]
+    package private(set) var keys: [String]
     /// The values, in key order.
-    public private(set) var values: [Value]
+    package private(set) var values: [Value]
 
     /// Creates an empty map.
-    public init() {
+    package init() {
         keys = []
         values = []
     }
 
     /// Creates a map from key-value pairs; a later duplicate key wins.
-    public init<S: Sequence>(_ pairs: S) where S.Element == (String, Value) {
+    package init<S: Sequence>(_ pairs: S) where S.Element == (String, Value) {
         self.init()
         for (key, value) in pairs { self[key] = value }
     }
 
     /// The number of entries.
-    public var count: Int { keys.count }
+    package var count: Int { keys.count }
 
     /// Whether the map is empty.
-    public var isEmpty: Bool { keys.isEmpty }
+    package var isEmpty: Bool { keys.isEmpty }
 
     /// The position of `key`, or where it would be inserted.
     ///
     /// - Complexity: O(log n).
-    public func position(of key: String) -> (index: Int, found: Bool) {
+    package func position(of key: String) -> (index: Int, found: Bool) {
         var low = 0, high = keys.count
         while low < high {
             let mid = (low + high) / 2
@@ -38,7 +38,7 @@ public struct ValueMap: Hashable, Sendable, Sequence {
     /// The value for `key`; setting nil removes the entry.
     ///
     /// - Complexity: O(log n) to read, O(n) to insert or remove.
-    public subscript(key: String) -> Value? {
+    package subscript(key: String) -> Value? {
         get {
             let (index, found) = position(of: key)
             return found ? values[index] : nil

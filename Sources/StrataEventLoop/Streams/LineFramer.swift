@@ -12,9 +12,9 @@
 /// }
 /// if framer.finish() { countTruncatedLine() }     // the peer closed mid-line
 /// ```
-public struct LineFramer: Sendable {
+package struct LineFramer: Sendable {
     /// What a chunk produced, in order.
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         /// A complete line, without its newline.
         case line([UInt8])
         /// A line longer than the limit was skipped.
@@ -22,19 +22,19 @@ public struct LineFramer: Sendable {
     }
 
     /// The longest line accepted, in bytes (without the newline).
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
     private var partial: [UInt8] = []
     /// Skipping the rest of an over-long line until the next newline.
     private var discarding = false
 
-    public init(maxLineBytes: Int) {
+    package init(maxLineBytes: Int) {
         self.maxLineBytes = maxLineBytes
     }
 
     /// The lines completed by `chunk`.
     ///
     /// - Complexity: O(chunk length).
-    public mutating func feed(_ chunk: some Collection<UInt8>) -> [Event] {
+    package mutating func feed(_ chunk: some Collection<UInt8>) -> [Event] {
         var events: [Event] = []
         var start = chunk.startIndex
         while start != chunk.endIndex {
@@ -64,7 +64,7 @@ public struct LineFramer: Sendable {
     }
 
     /// Ends the stream; returns true when it ended in the middle of a line (which is dropped).
-    public mutating func finish() -> Bool {
+    package mutating func finish() -> Bool {
         defer {
             partial.removeAll()
             discarding = false

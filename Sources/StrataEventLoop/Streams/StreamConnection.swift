@@ -1,6 +1,6 @@
 import CLibUV
 
-/// A connected stream (an accepted TCP or Unix-domain client) on an ``EventLoop``.
+/// A connected stream (an accepted TCP or Unix-domain client) on an ``LibUVEventLoop``.
 ///
 /// Set ``onRead``, ``onEnd`` and ``onClose``, then ``startReading()``. ``write(_:completion:)``
 /// queues bytes; completions run on the loop in write order. When the peer ends its side
@@ -8,38 +8,38 @@ import CLibUV
 /// reach a client that half-closed; close it with ``close()`` when done. A read error ends and
 /// closes it. ``onClose`` runs once when the connection closed (also at loop shutdown).
 /// Loop-confined.
-public final class StreamConnection {
+package final class StreamConnection {
     let handle: StreamHandle
     private var reading = false
     private var ended = false
     private var shuttingDown = false
 
     /// Called with each chunk of bytes read.
-    public var onRead: (([UInt8]) -> Void)?
+    package var onRead: (([UInt8]) -> Void)?
     /// Called once when the input ends: nil for the peer's end of stream (the connection stays
     /// writable), else the read error (the connection is closed).
-    public var onEnd: ((EventLoopError?) -> Void)?
+    package var onEnd: ((LibUVEventLoopError?) -> Void)?
     /// Called once when the connection closed.
-    public var onClose: (() -> Void)?
+    package var onClose: (() -> Void)?
 
-    init(loop: EventLoop) {
+    init(loop: LibUVEventLoop) {
         handle = StreamHandle(loop: loop)
         handle.onClosed = { [weak self] in self?.closed() }
     }
 
     /// Starts (or resumes) reading.
-    public func startReading() {
+    package func startReading() {
         handle.loop.preconditionInEventLoop()
         guard !reading, !handle.isClosing else { return }
         reading = true
         handle.onRead = { [weak self] buffer, count in self?.received(buffer, count) }
         let result = uv_read_start(handle.stream, allocateReadBuffer, bytesRead)
-        if result < 0 { fail(EventLoopError(code: result, operation: "uv_read_start")) }
+        if result < 0 { fail(LibUVEventLoopError(code: result, operation: "uv_read_start")) }
     }
 
     /// Stops reading until ``startReading()`` (backpressure); the peer's writes then wait in the
     /// kernel's buffers.
-    public func stopReading() {
+    package func stopReading() {
         handle.loop.preconditionInEventLoop()
         guard reading, !handle.isClosing else { return }
         reading = false
@@ -47,10 +47,10 @@ public final class StreamConnection {
     }
 
     /// Whether the connection reads (see ``stopReading()``).
-    public var isReading: Bool { reading }
+    package var isReading: Bool { reading }
 
     /// Bytes queued for writing and not yet handed to the kernel.
-    public var queuedWriteBytes: Int {
+    package var queuedWriteBytes: Int {
         handle.isClosing ? 0 : Int(uv_stream_get_write_queue_size(handle.stream))
     }
 
@@ -60,10 +60,10 @@ public final class StreamConnection {
     /// A failed write means the peer has gone (`EPIPE`, `ECONNRESET`) or the stream broke: the
     /// input ends with that error (``onEnd``) and the connection closes, so nothing more is
     /// written to it; writes to a closing connection fail at once with `ECANCELED`.
-    public func write(_ bytes: [UInt8], completion: ((EventLoopError?) -> Void)? = nil) {
+    package func write(_ bytes: [UInt8], completion: ((LibUVEventLoopError?) -> Void)? = nil) {
         handle.loop.preconditionInEventLoop()
         guard !handle.isClosing, !bytes.isEmpty else {
-            completion?(handle.isClosing ? EventLoopError(code: UV_ECANCELED.rawValue, operation: "uv_write") : nil)
+            completion?(handle.isClosing ? LibUVEventLoopError(code: UV_ECANCELED.rawValue, operation: "uv_write") : nil)
             return
         }
         let request = WriteRequest(bytes: bytes) { [weak self] error in
@@ -72,7 +72,7 @@ public final class StreamConnection {
         }
         let result = request.start(on: handle.stream)
         if result < 0 {
-            let error = EventLoopError(code: result, operation: "uv_write")
+            let error = LibUVEventLoopError(code: result, operation: "uv_write")
             writeFailed(error)
             completion?(error)
         }
@@ -80,7 +80,7 @@ public final class StreamConnection {
 
     /// Closes the connection after the queued writes were written (`uv_shutdown`, then
     /// `uv_close`).
-    public func close() {
+    package func close() {
         handle.loop.preconditionInEventLoop()
         guard !handle.isClosing, !shuttingDown else { return }
         stopReading()
@@ -95,7 +95,7 @@ public final class StreamConnection {
     }
 
     /// Closes the connection at once, dropping queued writes.
-    public func abort() {
+    package func abort() {
         handle.loop.preconditionInEventLoop()
         handle.close()
     }
@@ -108,17 +108,17 @@ public final class StreamConnection {
             stopReading()
             finish(nil)
         } else if count < 0 {
-            fail(EventLoopError(code: Int32(count), operation: "read"))
+            fail(LibUVEventLoopError(code: Int32(count), operation: "read"))
         }
     }
 
-    private func writeFailed(_ error: EventLoopError) {
+    private func writeFailed(_ error: LibUVEventLoopError) {
         // ECANCELED: the connection is closing already and libuv dropped the queued write.
         guard error.code != UV_ECANCELED.rawValue else { return }
         fail(error)
     }
 
-    private func fail(_ error: EventLoopError?) {
+    private func fail(_ error: LibUVEventLoopError?) {
         finish(error)
         handle.close()
     }
@@ -130,7 +130,7 @@ public final class StreamConnection {
         onClose?()
     }
 
-    private func finish(_ error: EventLoopError?) {
+    private func finish(_ error: LibUVEventLoopError?) {
         guard !ended else { return }
         ended = true
         reading = false
@@ -145,9 +145,9 @@ public final class StreamConnection {
 private final class WriteRequest {
     let request = UnsafeMutablePointer<uv_write_t>.allocate(capacity: 1)
     let bytes: UnsafeMutableBufferPointer<UInt8>
-    let completion: ((EventLoopError?) -> Void)?
+    let completion: ((LibUVEventLoopError?) -> Void)?
 
-    init(bytes: [UInt8], completion: ((EventLoopError?) -> Void)?) {
+    init(bytes: [UInt8], completion: ((LibUVEventLoopError?) -> Void)?) {
         self.bytes = .allocate(capacity: bytes.count)
         _ = self.bytes.initialize(from: bytes)
         self.completion = completion
@@ -177,7 +177,7 @@ private final class WriteRequest {
 private func writeFinished(_ request: UnsafeMutablePointer<uv_write_t>?, _ status: Int32) {
     guard let request, let data = request.pointee.data else { return }
     let write = Unmanaged<WriteRequest>.fromOpaque(data).takeRetainedValue()
-    write.completion?(status < 0 ? EventLoopError(code: status, operation: "uv_write") : nil)
+    write.completion?(status < 0 ? LibUVEventLoopError(code: status, operation: "uv_write") : nil)
 }
 
 private func shutdownFinished(_ request: UnsafeMutablePointer<uv_shutdown_t>?, _ status: Int32) {

@@ -1,12 +1,12 @@
 import CLibUV
 
-/// A libuv stream handle (`uv_tcp_t` or `uv_pipe_t`) owned by an ``EventLoop``: the memory, the
+/// A libuv stream handle (`uv_tcp_t` or `uv_pipe_t`) owned by an ``LibUVEventLoop``: the memory, the
 /// registration that keeps it alive while libuv uses it, and its close.
 ///
 /// Loop-confined. The loop's registry holds the handle from ``register()`` until its close
 /// callback ran, so shutdown can close it properly and `uv_loop_close` succeeds.
 class StreamHandle {
-    let loop: EventLoop
+    let loop: LibUVEventLoop
     /// Large enough for either handle type; valid until `deinit`, after the close callback.
     let raw: UnsafeMutableRawPointer
     private(set) var isClosing = false
@@ -19,7 +19,7 @@ class StreamHandle {
     /// The buffer libuv reads into (allocated on first read).
     var readBuffer: UnsafeMutableRawBufferPointer?
 
-    init(loop: EventLoop) {
+    init(loop: LibUVEventLoop) {
         loop.preconditionInEventLoop()
         self.loop = loop
         raw = .allocate(byteCount: max(MemoryLayout<uv_tcp_t>.size, MemoryLayout<uv_pipe_t>.size),
@@ -39,7 +39,7 @@ class StreamHandle {
     /// Initialises the libuv handle as TCP or a pipe and registers it with the loop.
     ///
     /// - Returns: false when the loop is shutting down (nothing was initialised).
-    func initialize(unix: Bool) throws(EventLoopError) -> Bool {
+    func initialize(unix: Bool) throws(LibUVEventLoopError) -> Bool {
         let accepted = loop.withConfinedState { state in
             guard !state.isClosingHandles else { return false }
             state.streams[ObjectIdentifier(self)] = self
@@ -49,7 +49,7 @@ class StreamHandle {
         let result = unix ? uv_pipe_init(loop.uvLoop, pipe, 0) : uv_tcp_init(loop.uvLoop, tcp)
         if result < 0 {
             unregister()
-            throw EventLoopError(code: result, operation: unix ? "uv_pipe_init" : "uv_tcp_init")
+            throw LibUVEventLoopError(code: result, operation: unix ? "uv_pipe_init" : "uv_tcp_init")
         }
         handle.pointee.data = Unmanaged.passUnretained(self).toOpaque()
         return true

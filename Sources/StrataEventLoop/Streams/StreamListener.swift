@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CLibUV
 
-/// A listening TCP or Unix-domain socket on an ``EventLoop`` that hands each accepted client to
+/// A listening TCP or Unix-domain socket on an ``LibUVEventLoop`` that hands each accepted client to
 /// a closure as a ``StreamConnection``.
 ///
 /// ```swift
@@ -18,14 +18,14 @@ import CLibUV
 ///
 /// Loop-confined: create, use and close it on the loop thread. Loop shutdown closes it (and
 /// every connection) too.
-public final class StreamListener {
+package final class StreamListener {
     private let handle: StreamHandle
     private let accept: (StreamConnection) -> Void
     private let isUnix: Bool
     /// The bound TCP port (useful after binding port 0); 0 for a Unix socket.
-    public private(set) var port: Int = 0
+    package private(set) var port: Int = 0
 
-    private init(loop: EventLoop, isUnix: Bool, accept: @escaping (StreamConnection) -> Void) {
+    private init(loop: LibUVEventLoop, isUnix: Bool, accept: @escaping (StreamConnection) -> Void) {
         handle = StreamHandle(loop: loop)
         self.isUnix = isUnix
         self.accept = accept
@@ -33,20 +33,20 @@ public final class StreamListener {
 
     /// Listens on a TCP address (IPv4), port 0 meaning any free port.
     ///
-    /// - Throws: ``EventLoopError``, e.g. `EADDRINUSE` from `uv_listen`, `EINVAL` for a bad host
+    /// - Throws: ``LibUVEventLoopError``, e.g. `EADDRINUSE` from `uv_listen`, `EINVAL` for a bad host
     ///   or a port outside 0...65535.
-    public static func tcp(host: String, port: Int, backlog: Int32 = 511, on loop: EventLoop,
-                           accept: @escaping (StreamConnection) -> Void) throws(EventLoopError) -> StreamListener {
-        guard (0...65_535).contains(port) else { throw EventLoopError(code: UV_EINVAL.rawValue, operation: "uv_ip4_addr") }
+    package static func tcp(host: String, port: Int, backlog: Int32 = 511, on loop: LibUVEventLoop,
+                           accept: @escaping (StreamConnection) -> Void) throws(LibUVEventLoopError) -> StreamListener {
+        guard (0...65_535).contains(port) else { throw LibUVEventLoopError(code: UV_EINVAL.rawValue, operation: "uv_ip4_addr") }
         let listener = StreamListener(loop: loop, isUnix: false, accept: accept)
-        guard try listener.handle.initialize(unix: false) else { throw EventLoopError.shuttingDown }
+        guard try listener.handle.initialize(unix: false) else { throw LibUVEventLoopError.shuttingDown }
         var address = sockaddr_in()
         do {
-            try EventLoopError.check(uv_ip4_addr(host, Int32(port), &address), "uv_ip4_addr")
+            try LibUVEventLoopError.check(uv_ip4_addr(host, Int32(port), &address), "uv_ip4_addr")
             let bound = withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_bind(listener.handle.tcp, $0, 0) }
             }
-            try EventLoopError.check(bound, "uv_tcp_bind")
+            try LibUVEventLoopError.check(bound, "uv_tcp_bind")
             try listener.listen(backlog)
             listener.port = listener.boundPort()
         } catch {
@@ -62,19 +62,19 @@ public final class StreamListener {
     ///   - permissions: The socket file's mode, set after binding and before listening (so no
     ///     client can connect while the mode is wider); nil keeps what the umask gave.
     ///   - group: The group to give the socket file (nil: the process's).
-    /// - Throws: ``EventLoopError``, e.g. `EACCES` or `ENOENT` for a bad path, `EPERM` from
+    /// - Throws: ``LibUVEventLoopError``, e.g. `EACCES` or `ENOENT` for a bad path, `EPERM` from
     ///   `chown` for a group the process may not use.
-    public static func unix(path: String, permissions: UInt32? = nil, group: UInt32? = nil, backlog: Int32 = 511,
-                            on loop: EventLoop,
-                            accept: @escaping (StreamConnection) -> Void) throws(EventLoopError) -> StreamListener {
+    package static func unix(path: String, permissions: UInt32? = nil, group: UInt32? = nil, backlog: Int32 = 511,
+                            on loop: LibUVEventLoop,
+                            accept: @escaping (StreamConnection) -> Void) throws(LibUVEventLoopError) -> StreamListener {
         let listener = StreamListener(loop: loop, isUnix: true, accept: accept)
-        guard try listener.handle.initialize(unix: true) else { throw EventLoopError.shuttingDown }
+        guard try listener.handle.initialize(unix: true) else { throw LibUVEventLoopError.shuttingDown }
         do {
             var status = stat()
             if lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFSOCK { unlink(path) }
-            try EventLoopError.check(uv_pipe_bind(listener.handle.pipe, path), "uv_pipe_bind")
-            if let group { try EventLoopError.check(chown(path, uid_t.max, gid_t(group)) == 0 ? 0 : -errno, "chown") }
-            if let permissions { try EventLoopError.check(chmod(path, mode_t(permissions)) == 0 ? 0 : -errno, "chmod") }
+            try LibUVEventLoopError.check(uv_pipe_bind(listener.handle.pipe, path), "uv_pipe_bind")
+            if let group { try LibUVEventLoopError.check(chown(path, uid_t.max, gid_t(group)) == 0 ? 0 : -errno, "chown") }
+            if let permissions { try LibUVEventLoopError.check(chmod(path, mode_t(permissions)) == 0 ? 0 : -errno, "chmod") }
             try listener.listen(backlog)
         } catch {
             listener.close()
@@ -84,7 +84,7 @@ public final class StreamListener {
     }
 
     /// Stops listening; connections already accepted stay open.
-    public func close() {
+    package func close() {
         handle.close()
     }
 
@@ -94,10 +94,10 @@ public final class StreamListener {
         if handle.loop.inEventLoop { handle.close() }
     }
 
-    private func listen(_ backlog: Int32) throws(EventLoopError) {
+    private func listen(_ backlog: Int32) throws(LibUVEventLoopError) {
         // The handle (kept alive by the loop's registry) calls back while the listener lives.
         handle.onConnection = { [weak self] in self?.acceptOne() }
-        try EventLoopError.check(uv_listen(handle.stream, backlog, connectionArrived), "uv_listen")
+        try LibUVEventLoopError.check(uv_listen(handle.stream, backlog, connectionArrived), "uv_listen")
     }
 
     private func boundPort() -> Int {
@@ -133,7 +133,7 @@ private func connectionArrived(_ server: UnsafeMutablePointer<uv_stream_t>?, _ s
     StreamHandle.from(UnsafeMutableRawPointer(server)).onConnection?()
 }
 
-extension EventLoopError {
+extension LibUVEventLoopError {
     /// The loop is shutting down and accepts no new handles.
-    static var shuttingDown: EventLoopError { EventLoopError(code: -125 /* UV_ECANCELED */, operation: "listen") }
+    static var shuttingDown: LibUVEventLoopError { LibUVEventLoopError(code: -125 /* UV_ECANCELED */, operation: "listen") }
 }

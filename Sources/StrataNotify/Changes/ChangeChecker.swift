@@ -7,14 +7,14 @@ import StrataEngine
 /// a watched column of its own changed, or when a watched object it reaches changed (found by
 /// following backlinks, in both snapshots, from the changed object to the watching one). The
 /// cost grows with the number of changed objects and their links, not with the table's size.
-public struct ChangeChecker {
+package struct ChangeChecker {
     let changes: CombinedChanges
     let old: Snapshot
     let new: Snapshot
     private var deepCache: [Int: [TableKey: Set<ObjectKey>]] = [:]
 
     /// Creates a checker for the changes between `old` and `new`.
-    public init(changes: CombinedChanges, old: Snapshot, new: Snapshot) {
+    package init(changes: CombinedChanges, old: Snapshot, new: Snapshot) {
         self.changes = changes
         self.old = old
         self.new = new
@@ -22,7 +22,7 @@ public struct ChangeChecker {
 
     /// The objects of `table` (that exist in both snapshots or were modified) that changed
     /// according to `node`.
-    public mutating func affected(_ node: WatchNode, in table: TableKey) -> Set<ObjectKey> {
+    package mutating func affected(_ node: WatchNode, in table: TableKey) -> Set<ObjectKey> {
         switch node {
         case .deep(let depth):
             return deepAffected(depth: depth)[table] ?? []
@@ -58,7 +58,7 @@ public struct ChangeChecker {
     }
 
     /// Whether `object` of `table` changed according to `node`.
-    public mutating func isAffected(_ object: ObjectKey, in table: TableKey, by node: WatchNode) -> Bool {
+    package mutating func isAffected(_ object: ObjectKey, in table: TableKey, by node: WatchNode) -> Bool {
         if case .deep(0) = node { return changes[table].modifications[object] != nil }
         return affected(node, in: table).contains(object)
     }

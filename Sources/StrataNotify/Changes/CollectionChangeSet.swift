@@ -1,25 +1,25 @@
 /// The change between two versions of an ordered collection, in Realm's form: `deletions` and
 /// `modifications` are indices in the old collection, `insertions` indices in the new one, all
 /// ascending. A move is a deletion plus an insertion.
-public struct CollectionChangeSet: Sendable, Equatable, CustomStringConvertible {
+package struct CollectionChangeSet: Sendable, Equatable, CustomStringConvertible {
     /// Old indices of elements that are gone (or moved).
-    public var deletions: [Int]
+    package var deletions: [Int]
     /// New indices of elements that are new (or moved).
-    public var insertions: [Int]
+    package var insertions: [Int]
     /// Old indices of elements that stayed in place and changed.
-    public var modifications: [Int]
+    package var modifications: [Int]
 
     /// Creates a change set; the index arrays are sorted.
-    public init(deletions: [Int] = [], insertions: [Int] = [], modifications: [Int] = []) {
+    package init(deletions: [Int] = [], insertions: [Int] = [], modifications: [Int] = []) {
         self.deletions = deletions.sorted()
         self.insertions = insertions.sorted()
         self.modifications = modifications.sorted()
     }
 
     /// Whether nothing changed.
-    public var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && modifications.isEmpty }
+    package var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && modifications.isEmpty }
 
-    public var description: String { "deletions: \(deletions), insertions: \(insertions), modifications: \(modifications)" }
+    package var description: String { "deletions: \(deletions), insertions: \(insertions), modifications: \(modifications)" }
 
     /// The change from `old` to `new`, where elements are identified by value (the n-th
     /// occurrence of a value in `old` is the n-th in `new`) and `isModified` says which surviving
@@ -29,7 +29,7 @@ public struct CollectionChangeSet: Sendable, Equatable, CustomStringConvertible 
     /// moved (a longest increasing subsequence of the survivors stays put).
     ///
     /// - Complexity: O((n + m) log(n + m)).
-    public static func diff<Element: Hashable>(
+    package static func diff<Element: Hashable>(
         old: [Element], new: [Element], isModified: (Element) -> Bool
     ) -> CollectionChangeSet {
         typealias Occurrence = DiffOccurrence<Element>

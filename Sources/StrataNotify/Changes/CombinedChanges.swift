@@ -5,24 +5,24 @@ import StrataEngine
 ///
 /// Merging follows the commits' order: an object inserted and later deleted appears nowhere; an
 /// inserted object is not also modified; a deleted one is only deleted.
-public struct CombinedChanges: Sendable {
+package struct CombinedChanges: Sendable {
     /// The per-table changes.
-    public private(set) var tables: [TableKey: TableChanges] = [:]
+    package private(set) var tables: [TableKey: TableChanges] = [:]
     /// Collection instructions per property, in commit order (list, set and dictionary edits,
     /// and whole-value replacements of collection columns).
-    public private(set) var collectionEdits: [PropertyPath: [Instruction]] = [:]
+    package private(set) var collectionEdits: [PropertyPath: [Instruction]] = [:]
     /// Whether a schema changed, or the changesets were not available: computations must then
     /// compare the two snapshots instead of trusting these summaries.
-    public private(set) var requiresFullComparison = false
+    package private(set) var requiresFullComparison = false
     /// The versions the changes lead from and to.
-    public let fromVersion: UInt64
-    public let toVersion: UInt64
+    package let fromVersion: UInt64
+    package let toVersion: UInt64
 
     /// Merges `changesets` (consecutive, oldest first), or marks the changes unknown when they are
     /// nil.
     ///
     /// - Complexity: O(instructions).
-    public init(_ changesets: [Changeset]?, from: UInt64, to: UInt64) {
+    package init(_ changesets: [Changeset]?, from: UInt64, to: UInt64) {
         fromVersion = from
         toVersion = to
         guard let changesets else {
@@ -50,26 +50,26 @@ public struct CombinedChanges: Sendable {
     }
 
     /// The changes of one table, empty when it did not change.
-    public subscript(table: TableKey) -> TableChanges { tables[table] ?? TableChanges() }
+    package subscript(table: TableKey) -> TableChanges { tables[table] ?? TableChanges() }
 
     /// Whether nothing changed.
-    public var isEmpty: Bool { tables.values.allSatisfy(\.isEmpty) && !requiresFullComparison }
+    package var isEmpty: Bool { tables.values.allSatisfy(\.isEmpty) && !requiresFullComparison }
 }
 
 /// The merged changes of one table.
-public struct TableChanges: Sendable {
+package struct TableChanges: Sendable {
     /// Objects that did not exist before and do after.
-    public private(set) var insertions: Set<ObjectKey> = []
+    package private(set) var insertions: Set<ObjectKey> = []
     /// Objects that existed before and do not after.
-    public private(set) var deletions: Set<ObjectKey> = []
+    package private(set) var deletions: Set<ObjectKey> = []
     /// Objects that existed before and after, with the columns that changed.
-    public private(set) var modifications: [ObjectKey: Set<Int>] = [:]
+    package private(set) var modifications: [ObjectKey: Set<Int>] = [:]
 
     /// Whether nothing changed.
-    public var isEmpty: Bool { insertions.isEmpty && deletions.isEmpty && modifications.isEmpty }
+    package var isEmpty: Bool { insertions.isEmpty && deletions.isEmpty && modifications.isEmpty }
 
     /// Every object that was inserted, deleted or modified.
-    public var touched: Set<ObjectKey> { insertions.union(deletions).union(modifications.keys) }
+    package var touched: Set<ObjectKey> { insertions.union(deletions).union(modifications.keys) }
 
     mutating func merge(_ summary: TableChangeSummary) {
         insertions.formUnion(summary.insertions)

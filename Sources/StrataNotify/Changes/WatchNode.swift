@@ -6,20 +6,20 @@ import StrataEngine
 ///
 /// `["name", "dogs.name"]` on a `Person` is a node watching the columns `name` and `dogs` (a
 /// reassigned link or a changed list counts) that follows `dogs` into a node watching `Dog.name`.
-public indirect enum WatchNode: Sendable, Hashable {
+package indirect enum WatchNode: Sendable, Hashable {
     /// Explicit key paths.
     case paths(columns: Set<Int>, steps: [WatchStep])
     /// Any property of the object, and of any object reachable through up to `depth` links.
     case deep(depth: Int)
 
     /// Only the object's own properties (Realm's unfiltered object observer).
-    public static let shallow = WatchNode.deep(depth: 0)
+    package static let shallow = WatchNode.deep(depth: 0)
 }
 
 /// One hop of a watched key path.
-public struct WatchStep: Sendable, Hashable {
+package struct WatchStep: Sendable, Hashable {
     /// How the hop goes.
-    public enum Direction: Sendable, Hashable {
+    package enum Direction: Sendable, Hashable {
         /// Through the column `column` (a link or a collection of links) of the watching object.
         case link(column: Int)
         /// To the objects of `origin` whose column `column` links to the watching object (a
@@ -28,14 +28,14 @@ public struct WatchStep: Sendable, Hashable {
     }
 
     /// How the hop goes.
-    public var direction: Direction
+    package var direction: Direction
     /// The table the hop lands in.
-    public var target: TableKey
+    package var target: TableKey
     /// What counts there.
-    public var node: WatchNode
+    package var node: WatchNode
 
     /// Creates a hop.
-    public init(_ direction: Direction, target: TableKey, node: WatchNode) {
+    package init(_ direction: Direction, target: TableKey, node: WatchNode) {
         self.direction = direction
         self.target = target
         self.node = node

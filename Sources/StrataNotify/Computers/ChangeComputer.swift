@@ -5,7 +5,7 @@ import StrataEngine
 ///
 /// Computers run on the notifier worker (or, when a Realm refreshes, on its thread) and never
 /// touch thread-confined objects: everything they read is an immutable ``Snapshot``.
-public protocol ChangeComputer: Sendable {
+package protocol ChangeComputer: Sendable {
     /// What the computer remembers of the observed value at one version.
     associatedtype State: Sendable
     /// What it reports for a change.

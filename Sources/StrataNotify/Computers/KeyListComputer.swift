@@ -7,9 +7,9 @@ import StrataEngine
 /// Only collections whose inputs changed are compared at all; the comparison itself is
 /// O(n log n) in the collection's size, so this computer is for collections that are small or
 /// rarely change. Whole-table queries use ``TableResultsComputer``.
-public struct KeyListComputer: ChangeComputer {
+package struct KeyListComputer: ChangeComputer {
     /// The elements: links for objects, the values themselves for primitives.
-    public typealias State = [Value]
+    package typealias State = [Value]
 
     let read: @Sendable (Snapshot) -> [Value]
     /// What counts as a modification of an element object (nil for primitives).
@@ -18,15 +18,15 @@ public struct KeyListComputer: ChangeComputer {
     let inputs: Set<TableKey>?
 
     /// Creates a computer that reads the collection with `read`.
-    public init(inputs: Set<TableKey>?, watch: WatchNode?, read: @escaping @Sendable (Snapshot) -> [Value]) {
+    package init(inputs: Set<TableKey>?, watch: WatchNode?, read: @escaping @Sendable (Snapshot) -> [Value]) {
         self.read = read
         self.watch = watch
         self.inputs = inputs
     }
 
-    public func initialState(at snapshot: Snapshot) -> [Value] { read(snapshot) }
+    package func initialState(at snapshot: Snapshot) -> [Value] { read(snapshot) }
 
-    public func advance(_ state: [Value], from old: Snapshot, to new: Snapshot,
+    package func advance(_ state: [Value], from old: Snapshot, to new: Snapshot,
                         changes: CombinedChanges) -> ([Value], CollectionChangeSet?) {
         let touched = changes.requiresFullComparison || inputs.map { !$0.isDisjoint(with: changes.tables.keys) } ?? true
         let elements = touched ? read(new) : state

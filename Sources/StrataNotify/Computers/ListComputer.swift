@@ -7,15 +7,15 @@ import StrataEngine
 /// according to the watch node.
 ///
 /// - Complexity: O(list length) per commit that changed the list or its elements.
-public struct ListComputer: ChangeComputer {
+package struct ListComputer: ChangeComputer {
     /// The list's elements at a version (empty when the owner does not exist).
-    public typealias State = [Value]
+    package typealias State = [Value]
 
     let path: PropertyPath
     let watch: WatchNode?
 
     /// Creates a computer for the list at `path`.
-    public init(path: PropertyPath, watch: WatchNode?) {
+    package init(path: PropertyPath, watch: WatchNode?) {
         self.path = path
         self.watch = watch
     }
@@ -27,9 +27,9 @@ public struct ListComputer: ChangeComputer {
         }
     }
 
-    public func initialState(at snapshot: Snapshot) -> [Value] { Self.elements(at: path, in: snapshot) }
+    package func initialState(at snapshot: Snapshot) -> [Value] { Self.elements(at: path, in: snapshot) }
 
-    public func advance(_ state: [Value], from old: Snapshot, to new: Snapshot,
+    package func advance(_ state: [Value], from old: Snapshot, to new: Snapshot,
                         changes: CombinedChanges) -> ([Value], CollectionChangeSet?) {
         let elements = Self.elements(at: path, in: new)
         var origin: [Int?] = Array(0..<state.count)

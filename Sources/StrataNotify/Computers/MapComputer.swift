@@ -1,31 +1,31 @@
 import StrataEngine
 
 /// What changed in a map, as keys (Realm's `RealmMapChange`), each list in the map's key order.
-public struct MapChangeSet: Sendable, Equatable {
+package struct MapChangeSet: Sendable, Equatable {
     /// Keys that were removed.
-    public var deletions: [String]
+    package var deletions: [String]
     /// Keys that were added.
-    public var insertions: [String]
+    package var insertions: [String]
     /// Keys whose value changed (including a linked object that was deleted or changed).
-    public var modifications: [String]
+    package var modifications: [String]
 
     /// Whether nothing changed.
-    public var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && modifications.isEmpty }
+    package var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && modifications.isEmpty }
 }
 
 /// Change sets for a map property, by comparing its entries at the two versions when the map
 /// (or an object it links to) changed.
 ///
 /// - Complexity: O(map size) per commit that changed the map or its values.
-public struct MapComputer: ChangeComputer {
+package struct MapComputer: ChangeComputer {
     /// The map at a version.
-    public typealias State = ValueMap
+    package typealias State = ValueMap
 
     let path: PropertyPath
     let watch: WatchNode?
 
     /// Creates a computer for the map at `path`.
-    public init(path: PropertyPath, watch: WatchNode?) {
+    package init(path: PropertyPath, watch: WatchNode?) {
         self.path = path
         self.watch = watch
     }
@@ -35,9 +35,9 @@ public struct MapComputer: ChangeComputer {
         return ValueMap()
     }
 
-    public func initialState(at snapshot: Snapshot) -> ValueMap { Self.entries(at: path, in: snapshot) }
+    package func initialState(at snapshot: Snapshot) -> ValueMap { Self.entries(at: path, in: snapshot) }
 
-    public func advance(_ state: ValueMap, from old: Snapshot, to new: Snapshot,
+    package func advance(_ state: ValueMap, from old: Snapshot, to new: Snapshot,
                         changes: CombinedChanges) -> (ValueMap, MapChangeSet?) {
         let map = Self.entries(at: path, in: new)
         var checker = ChangeChecker(changes: changes, old: old, new: new)

@@ -1,7 +1,7 @@
 import StrataEngine
 
 /// What happened to an observed object.
-public enum ObjectChangeSet: Sendable {
+package enum ObjectChangeSet: Sendable {
     /// The object was deleted.
     case deleted
     /// Properties changed: each with its tag, and for stored columns the values before and after.
@@ -9,28 +9,28 @@ public enum ObjectChangeSet: Sendable {
 }
 
 /// One changed property of an observed object.
-public struct PropertyChangeSet: Sendable {
+package struct PropertyChangeSet: Sendable {
     /// The tag the observer gave the property (its index in the model class).
-    public var tag: Int
+    package var tag: Int
     /// The stored value before and after, for a stored column.
-    public var oldValue: Value?
-    public var newValue: Value?
+    package var oldValue: Value?
+    package var newValue: Value?
 }
 
 /// Change sets for one object: which of its properties changed, read from the commits'
 /// summary (O(1) without key-path filters) or from the filters' watch nodes.
-public struct ObjectComputer: ChangeComputer {
+package struct ObjectComputer: ChangeComputer {
     /// Whether the object exists.
-    public typealias State = Bool
+    package typealias State = Bool
 
     /// A watched property: its tag, its column (nil for linking objects) and what counts.
-    public struct Property: Sendable {
-        public var tag: Int
-        public var column: Int?
-        public var node: WatchNode
+    package struct Property: Sendable {
+        package var tag: Int
+        package var column: Int?
+        package var node: WatchNode
 
         /// Creates a watched property.
-        public init(tag: Int, column: Int?, node: WatchNode) {
+        package init(tag: Int, column: Int?, node: WatchNode) {
             self.tag = tag
             self.column = column
             self.node = node
@@ -43,15 +43,15 @@ public struct ObjectComputer: ChangeComputer {
     let filter: [Property]?
 
     /// Creates a computer for `object` of `table`.
-    public init(table: TableKey, object: ObjectKey, filter: [Property]?) {
+    package init(table: TableKey, object: ObjectKey, filter: [Property]?) {
         self.table = table
         self.object = object
         self.filter = filter
     }
 
-    public func initialState(at snapshot: Snapshot) -> Bool { snapshot.table(table)?.contains(object) == true }
+    package func initialState(at snapshot: Snapshot) -> Bool { snapshot.table(table)?.contains(object) == true }
 
-    public func advance(_ exists: Bool, from old: Snapshot, to new: Snapshot,
+    package func advance(_ exists: Bool, from old: Snapshot, to new: Snapshot,
                         changes: CombinedChanges) -> (Bool, ObjectChangeSet?) {
         guard exists else { return (false, nil) }
         guard new.table(table)?.contains(object) == true else { return (false, .deleted) }

@@ -9,19 +9,19 @@ import StrataQuery
 /// one's old and new index is a rank lookup. Cost: O(k log n) for k changed objects, whatever
 /// the result's size n. Queries with `DISTINCT` / `LIMIT` or a path through backlinks are not
 /// incremental: ``KeyListComputer`` serves them.
-public struct TableResultsComputer: ChangeComputer {
+package struct TableResultsComputer: ChangeComputer {
     /// The state: the ordered matches at a version.
-    public struct Matches: Sendable {
+    package struct Matches: Sendable {
         let query: CompiledQuery
         let ordered: SortedTree<ResultEntry, Void>
         /// The number of matches.
-        public var count: Int { ordered.count }
+        package var count: Int { ordered.count }
         /// The matching objects in order.
-        public var keys: [ObjectKey] { ordered.keys.map(\.key) }
+        package var keys: [ObjectKey] { ordered.keys.map(\.key) }
         /// The match at `index`.
         ///
         /// - Complexity: O(log n).
-        public func key(at index: Int) -> ObjectKey { ordered.element(at: index).key.key }
+        package func key(at index: Int) -> ObjectKey { ordered.element(at: index).key.key }
     }
 
     let parsed: ParsedQuery
@@ -31,20 +31,20 @@ public struct TableResultsComputer: ChangeComputer {
 
     /// Creates a computer for `query` over the table named `tableName`, reporting modifications
     /// according to `watch`.
-    public init(query: ParsedQuery, tableName: String, watch: WatchNode) {
+    package init(query: ParsedQuery, tableName: String, watch: WatchNode) {
         parsed = query
         self.tableName = tableName
         self.watch = watch
     }
 
     /// Whether `query` can be maintained incrementally on `snapshot`'s schema.
-    public static func supports(_ query: ParsedQuery, tableName: String, in snapshot: Snapshot) -> Bool {
+    package static func supports(_ query: ParsedQuery, tableName: String, in snapshot: Snapshot) -> Bool {
         guard let table = snapshot.tableKey(named: tableName),
               let compiled = try? CompiledQuery(query, snapshot: snapshot, table: table) else { return true }
         return !compiled.dependsOnWholeResult && compiled.linkDepth != nil
     }
 
-    public func initialState(at snapshot: Snapshot) -> Matches? {
+    package func initialState(at snapshot: Snapshot) -> Matches? {
         guard let table = snapshot.tableKey(named: tableName),
               let query = try? CompiledQuery(parsed, snapshot: snapshot, table: table) else { return nil }
         var ordered = SortedTree<ResultEntry, Void>()
@@ -56,7 +56,7 @@ public struct TableResultsComputer: ChangeComputer {
         return Matches(query: query, ordered: ordered)
     }
 
-    public func advance(_ state: Matches?, from old: Snapshot, to new: Snapshot,
+    package func advance(_ state: Matches?, from old: Snapshot, to new: Snapshot,
                         changes: CombinedChanges) -> (Matches?, CollectionChangeSet?) {
         guard let state, !changes.requiresFullComparison else {
             return rebuild(state, old: old, new: new, changes: changes)

@@ -2,7 +2,7 @@ import StrataEngine
 import StrataSupport
 
 /// What the notifier worker sees of a notifier, whatever it computes.
-public protocol AnyNotifier: AnyObject, Sendable {
+package protocol AnyNotifier: AnyObject, Sendable {
     /// Brings the notifier's pending change up to `pin`'s version (no-op when it is there).
     func prepare(to pin: PinnedSnapshot, store: Store)
     /// The version of the pending change, if one is computed and not yet delivered.
@@ -29,7 +29,7 @@ public protocol AnyNotifier: AnyObject, Sendable {
 
 extension AnyNotifier {
     /// Ignores the budget (for notifiers that do not measure their computations).
-    public func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {}
+    package func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {}
 }
 
 /// One registration: a ``ChangeComputer`` and its state between the worker that computes and
@@ -40,11 +40,11 @@ extension AnyNotifier {
 /// to a newer version; if another commit lands before delivery, the next `prepare` recomputes
 /// from the delivered state again, so several commits arrive as one merged change.
 /// ``takeDelivery(at:)`` hands the pending change over on the delivering thread.
-public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked Sendable {
+package final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked Sendable {
     // Safety: the mutable state is inside `locked`; `computer` is immutable and Sendable.
 
     /// What a delivery carries.
-    public enum Delivery {
+    package enum Delivery {
         /// The first state (Realm's `.initial`).
         case initial(Computer.State)
         /// A change from the delivered version `from` to `to`, and the new state.
@@ -88,7 +88,7 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
     }
 
     /// Creates a notifier; register it with a ``NotifierHub``.
-    public init(_ computer: Computer) {
+    package init(_ computer: Computer) {
         self.computer = computer
     }
 
@@ -96,20 +96,20 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
     /// commit after `pin` is reported, also one that lands before the worker first runs. For
     /// observers with no initial callback (objects), whose baseline must be the version they
     /// registered at.
-    public init(_ computer: Computer, baselineAt pin: PinnedSnapshot) {
+    package init(_ computer: Computer, baselineAt pin: PinnedSnapshot) {
         self.computer = computer
         let state = computer.initialState(at: pin.snapshot)
         locked.withLockedValue { $0.delivered = (pin, state) }
     }
 
-    public var pendingVersion: UInt64? { locked.withLockedValue { $0.pending?.pin.version } }
+    package var pendingVersion: UInt64? { locked.withLockedValue { $0.pending?.pin.version } }
 
-    public var pendingPin: PinnedSnapshot? { locked.withLockedValue { $0.pending?.pin } }
+    package var pendingPin: PinnedSnapshot? { locked.withLockedValue { $0.pending?.pin } }
 
     /// The version last delivered, if any.
-    public var deliveredVersion: UInt64? { locked.withLockedValue { $0.delivered?.pin.version } }
+    package var deliveredVersion: UInt64? { locked.withLockedValue { $0.delivered?.pin.version } }
 
-    public func prepare(to pin: PinnedSnapshot, store: Store) {
+    package func prepare(to pin: PinnedSnapshot, store: Store) {
         guard !isStopped.withLockedValue({ $0 }) else { return }
         let snapshot: (Base, UInt64)? = locked.withLockedValue { locked in
             if let pending = locked.pending, pending.pin.version >= pin.version { return nil }
@@ -172,7 +172,7 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
     ///
     /// - Returns: what to deliver, or nil when nothing is pending at that version or the change
     ///   was empty.
-    public func takeDelivery(at version: UInt64) -> Delivery? {
+    package func takeDelivery(at version: UInt64) -> Delivery? {
         locked.withLockedValue { locked -> Delivery? in
             guard let pending = locked.pending, pending.pin.version == version else { return nil }
             locked.pending = nil
@@ -184,14 +184,14 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
         }
     }
 
-    public func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {
+    package func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {
         self.budget.withLockedValue { $0 = Budget(limit: budget, onExceeded: onExceeded) }
     }
 
     /// Whether the notifier has delivered its initial state.
-    public var hasDeliveredInitial: Bool { locked.withLockedValue { $0.delivered != nil } }
+    package var hasDeliveredInitial: Bool { locked.withLockedValue { $0.delivered != nil } }
 
-    public func prepareInitial(at pin: PinnedSnapshot, store: Store) {
+    package func prepareInitial(at pin: PinnedSnapshot, store: Store) {
         let needed = locked.withLockedValue { locked -> Bool in
             guard locked.delivered == nil else { return false }
             if let pending = locked.pending, pending.pin.version > pin.version { locked.pending = nil }
@@ -202,7 +202,7 @@ public final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked S
 
     /// Moves the delivered state to `pin` without reporting what changed (a commit made with
     /// `withoutNotifying:` this token). Does nothing before the initial delivery.
-    public func skip(to pin: PinnedSnapshot, store: Store) {
+    package func skip(to pin: PinnedSnapshot, store: Store) {
         guard hasDeliveredInitial else { return }
         prepare(to: pin, store: store)
         locked.withLockedValue { locked in

@@ -8,7 +8,7 @@ import StrataSupport
 ///
 /// Change sets are computed here, not on the committing thread and not on the delivering one.
 /// The worker thread runs while something is registered and exits when nothing is.
-public final class NotifierHub: @unchecked Sendable {
+package final class NotifierHub: @unchecked Sendable {
     // Safety: mutable state is inside `state`; `store` is weak and only read.
 
     private weak var store: Store?
@@ -31,7 +31,7 @@ public final class NotifierHub: @unchecked Sendable {
     }
 
     /// The hub of `store`, created on first use.
-    public static func hub(for store: Store) -> NotifierHub {
+    package static func hub(for store: Store) -> NotifierHub {
         let hub = store.attachment("io.strata.notifier-hub") {
             let hub = NotifierHub(store: store)
             hub.observerID = store.addPublishObserver { [weak hub] version in hub?.noteCommit(version) }
@@ -44,10 +44,10 @@ public final class NotifierHub: @unchecked Sendable {
     }
 
     /// The newest version the worker has prepared notifiers for, pinned.
-    public var latestPrepared: PinnedSnapshot? { state.withLockedValue { $0.latest } }
+    package var latestPrepared: PinnedSnapshot? { state.withLockedValue { $0.latest } }
 
     /// Registers `notifier`, delivered through `target`; the worker computes its initial state.
-    public func register(_ notifier: any AnyNotifier, target: NotificationTarget) {
+    package func register(_ notifier: any AnyNotifier, target: NotificationTarget) {
         state.withLockedValue { state in
             state.notifiers[ObjectIdentifier(notifier)] = (notifier, target)
             state.targets[ObjectIdentifier(target), default: (target, 0)].count += 1
@@ -58,7 +58,7 @@ public final class NotifierHub: @unchecked Sendable {
     }
 
     /// Stops computing for `notifier`.
-    public func unregister(_ notifier: any AnyNotifier) {
+    package func unregister(_ notifier: any AnyNotifier) {
         state.withLockedValue { state in
             guard let entry = state.notifiers.removeValue(forKey: ObjectIdentifier(notifier)) else { return }
             releaseTarget(entry.target, in: &state)
@@ -68,7 +68,7 @@ public final class NotifierHub: @unchecked Sendable {
 
     /// Keeps `target` informed of every new version (Realm-level observers), until
     /// ``releaseTarget(_:)``.
-    public func retainTarget(_ target: NotificationTarget) {
+    package func retainTarget(_ target: NotificationTarget) {
         state.withLockedValue { state in
             state.targets[ObjectIdentifier(target), default: (target, 0)].count += 1
             state.dirty = true
@@ -78,7 +78,7 @@ public final class NotifierHub: @unchecked Sendable {
     }
 
     /// Balances ``retainTarget(_:)``.
-    public func releaseTarget(_ target: NotificationTarget) {
+    package func releaseTarget(_ target: NotificationTarget) {
         state.withLockedValue { releaseTarget(target, in: &$0) }
         state.broadcast()
     }

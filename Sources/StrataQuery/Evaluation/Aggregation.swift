@@ -1,13 +1,13 @@
 import StrataEngine
 
 /// Sum, average, minimum and maximum of values, as Realm computes them.
-public enum Aggregation {
+package enum Aggregation {
     /// Reduces non-null `values`: `sum` of nothing is 0, `avg`, `min` and `max` of nothing are
     /// null. Sums keep the type of the elements (int, double, decimal); averages are doubles (or
     /// decimals for decimals).
     ///
     /// - Complexity: O(n).
-    public static func reduce(_ kind: AggregateKind, _ values: [Value]) -> Value {
+    package static func reduce(_ kind: AggregateKind, _ values: [Value]) -> Value {
         switch kind {
         case .min: return values.min { ValueComparison.order($0, $1).map { $0 < 0 } ?? $0.precedes($1) } ?? .null
         case .max: return values.max { ValueComparison.order($0, $1).map { $0 < 0 } ?? $0.precedes($1) } ?? .null

@@ -8,7 +8,7 @@ extension CompiledQuery {
     ///
     /// Notifiers use it to find which objects may have entered or left the result after a
     /// commit: those changed themselves, or linking (within this many hops) to an object that did.
-    public var linkDepth: Int? {
+    package var linkDepth: Int? {
         var depth = predicate.linkDepth
         for path in sort.map(\.path) + distinct {
             depth = Self.combine(depth, path.linkCount)
@@ -23,14 +23,14 @@ extension CompiledQuery {
 
     /// Whether the result is ordered by a sort descriptor (otherwise it is in object-key order,
     /// or the order of the base collection).
-    public var isSorted: Bool { !sort.isEmpty }
+    package var isSorted: Bool { !sort.isEmpty }
 
     /// Whether `DISTINCT` or `LIMIT` applies: membership then depends on other objects of the
     /// result, so it cannot be decided one object at a time.
-    public var dependsOnWholeResult: Bool { !distinct.isEmpty || limit != nil }
+    package var dependsOnWholeResult: Bool { !distinct.isEmpty || limit != nil }
 
     /// The values the object `key` sorts by, in sort-descriptor order, at `snapshot`.
-    public func sortValues(of key: ObjectKey, in snapshot: Snapshot) -> [Value] {
+    package func sortValues(of key: ObjectKey, in snapshot: Snapshot) -> [Value] {
         guard !sort.isEmpty else { return [] }
         let evaluator = PredicateEvaluator(snapshot: snapshot, root: table)
         let tableData = snapshot.table(table)
@@ -41,7 +41,7 @@ extension CompiledQuery {
     }
 
     /// The ascending flags of the sort descriptors, in order.
-    public var sortAscending: [Bool] { sort.map(\.ascending) }
+    package var sortAscending: [Bool] { sort.map(\.ascending) }
 }
 
 extension CompiledPath {

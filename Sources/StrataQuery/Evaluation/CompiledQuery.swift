@@ -5,9 +5,9 @@ import StrataEngine
 /// Compile once per schema (column indices are fixed) and run it on any snapshot with that
 /// schema. Equality on a primary key or indexed property, alone or inside an `AND`, reads the
 /// index instead of scanning.
-public struct CompiledQuery: Sendable {
+package struct CompiledQuery: Sendable {
     /// The table the query runs over.
-    public let table: TableKey
+    package let table: TableKey
     let predicate: CompiledPredicate
     let sort: [(path: CompiledPath, ascending: Bool)]
     let distinct: [CompiledPath]
@@ -22,7 +22,7 @@ public struct CompiledQuery: Sendable {
     /// - Throws: ``QueryError`` for a property that does not exist ("Invalid property name:
     ///   property 'x' not found in object of type 'Y'"), a sort or distinct through a collection,
     ///   or a malformed `IN` / `BETWEEN` / `SUBQUERY`.
-    public init(_ query: ParsedQuery, snapshot: Snapshot, table: TableKey) throws(QueryError) {
+    package init(_ query: ParsedQuery, snapshot: Snapshot, table: TableKey) throws(QueryError) {
         guard let schema = snapshot.table(table)?.schema else {
             throw QueryError(position: 0, message: "The table does not exist")
         }
@@ -58,7 +58,7 @@ public struct CompiledQuery: Sendable {
     /// Whether the object `key` matches the filter.
     ///
     /// - Complexity: O(path length × log n) per key path.
-    public func matches(_ key: ObjectKey, in snapshot: Snapshot) -> Bool {
+    package func matches(_ key: ObjectKey, in snapshot: Snapshot) -> Bool {
         guard let row = snapshot.table(table)?.row(key) else { return false }
         return accepts(key, row, PredicateEvaluator(snapshot: snapshot, root: table))
     }
@@ -75,7 +75,7 @@ public struct CompiledQuery: Sendable {
     ///
     /// - Complexity: O(n) evaluations for a scan, O(log n + k) with an index; plus O(m log m) to
     ///   sort m matches.
-    public func run(on snapshot: Snapshot, base: [ObjectKey]? = nil) -> [ObjectKey] {
+    package func run(on snapshot: Snapshot, base: [ObjectKey]? = nil) -> [ObjectKey] {
         guard let tableData = snapshot.table(table) else { return [] }
         let evaluator = PredicateEvaluator(snapshot: snapshot, root: table)
         var matches: [ObjectKey] = []
@@ -104,7 +104,7 @@ public struct CompiledQuery: Sendable {
     }
 
     /// The number of matches (without sorting when nothing but the count is needed).
-    public func count(on snapshot: Snapshot, base: [ObjectKey]? = nil) -> Int {
+    package func count(on snapshot: Snapshot, base: [ObjectKey]? = nil) -> Int {
         guard distinct.isEmpty, limit == nil, base == nil, indexLookup == nil,
               let tableData = snapshot.table(table) else { return run(on: snapshot, base: base).count }
         if case .constant(true) = predicate { return tableData.count }
@@ -165,7 +165,7 @@ public struct CompiledQuery: Sendable {
     }
 
     /// The values `path` (a property of the root table) takes over `keys`, for aggregates.
-    public func values(ofProperty column: Int, keys: [ObjectKey], in snapshot: Snapshot) -> [Value] {
+    package func values(ofProperty column: Int, keys: [ObjectKey], in snapshot: Snapshot) -> [Value] {
         guard let tableData = snapshot.table(table) else { return [] }
         return keys.compactMap { tableData.value(of: $0, column: column) }
     }

@@ -6,7 +6,7 @@ import StrataEngine
 /// `SORT(self DESC)`.
 ///
 /// The filter, sort, distinct and limit of the query all apply, in that order, as for objects.
-public struct ElementQuery: Sendable {
+package struct ElementQuery: Sendable {
     let predicate: CompiledPredicate
     let sort: [(path: CompiledPath, ascending: Bool)]
     let distinct: [CompiledPath]
@@ -16,7 +16,7 @@ public struct ElementQuery: Sendable {
     ///
     /// - Throws: ``QueryError`` for a key path other than `self` (and what may follow it), or a
     ///   `SUBQUERY`, which needs objects.
-    public init(_ query: ParsedQuery, snapshot: Snapshot) throws(QueryError) {
+    package init(_ query: ParsedQuery, snapshot: Snapshot) throws(QueryError) {
         var compiler = PathCompiler(snapshot: snapshot)
         compiler.startsAtElement = true
         let root = TableKey(.max)
@@ -40,7 +40,7 @@ public struct ElementQuery: Sendable {
     /// Whether `element` passes the filter.
     ///
     /// - Complexity: O(size of the predicate).
-    public func matches(_ element: Value, in snapshot: Snapshot) -> Bool {
+    package func matches(_ element: Value, in snapshot: Snapshot) -> Bool {
         PredicateEvaluator(snapshot: snapshot, root: TableKey(.max), element: element)
             .matches(predicate, key: ObjectKey(-1), row: nil)
     }
@@ -49,7 +49,7 @@ public struct ElementQuery: Sendable {
     /// (first occurrence kept) and limited.
     ///
     /// - Complexity: O(n) evaluations, plus O(m log m) to sort m matches.
-    public func run(on values: [Value], in snapshot: Snapshot) -> [Value] {
+    package func run(on values: [Value], in snapshot: Snapshot) -> [Value] {
         var matched = values.filter { matches($0, in: snapshot) }
         if !sort.isEmpty {
             let keys = matched.map { element in sort.map { sortValue($0.path, of: element, in: snapshot) } }

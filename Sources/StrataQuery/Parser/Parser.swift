@@ -11,9 +11,9 @@ import StrataEngine
 /// traps: every problem is a ``QueryError`` with the offset of the offending token. Work is
 /// linear in the length of the query and nesting (parentheses, `NOT`, `SUBQUERY`) is limited to
 /// ``maximumDepth`` levels.
-public enum RQLParser {
+package enum RQLParser {
     /// How deeply parentheses, `NOT`s and `SUBQUERY`s may nest.
-    public static let maximumDepth = 200
+    package static let maximumDepth = 200
 
     /// Parses `text`, substituting `arguments` for `$0`, `$1`, … or, in order, for the
     /// NSPredicate-style format specifiers `%@` (any value), `%K` (a key path), `%d`/`%i`/`%ld`/
@@ -27,7 +27,7 @@ public enum RQLParser {
     /// let query = try RQLParser.parse("%K == %@ AND age > %d", arguments: [.value(.string("name")),
     ///                                 .value(.string("O'Brien")), .value(.int(18))])
     /// ```
-    public static func parse(_ text: String, arguments: [QueryArgument] = []) throws(QueryError) -> ParsedQuery {
+    package static func parse(_ text: String, arguments: [QueryArgument] = []) throws(QueryError) -> ParsedQuery {
         let scalars = Array(text.unicodeScalars)
         let substitution = try FormatSubstitution(tokens: try Lexer.tokenize(scalars), arguments: arguments)
         var parser = Parser(tokens: substitution.tokens, scalars: scalars, arguments: substitution.arguments)

@@ -2,7 +2,7 @@ import StrataEngine
 
 /// A filter over the objects of one table: the common output of the Realm Query Language parser
 /// and the type-safe `where { }` builder, evaluated against a snapshot.
-public indirect enum QueryPredicate: Hashable, Sendable {
+package indirect enum QueryPredicate: Hashable, Sendable {
     /// `TRUEPREDICATE` (`true`) or `FALSEPREDICATE` (`false`).
     case constant(Bool)
     /// All of the predicates hold (`AND`, `&&`).
@@ -24,20 +24,20 @@ public indirect enum QueryPredicate: Hashable, Sendable {
 }
 
 /// One comparison of a predicate.
-public struct Comparison: Hashable, Sendable {
+package struct Comparison: Hashable, Sendable {
     /// The left side (usually a key path).
-    public var left: Operand
+    package var left: Operand
     /// The operator.
-    public var op: ComparisonOperator
+    package var op: ComparisonOperator
     /// The right side (usually a value).
-    public var right: Operand
+    package var right: Operand
     /// `[c]`, `[d]`, `[cd]` for string operators.
-    public var options: StringOptions
+    package var options: StringOptions
     /// `ANY` (default), `ALL` or `NONE` for key paths through collections.
-    public var quantifier: Quantifier
+    package var quantifier: Quantifier
 
     /// Creates a comparison.
-    public init(_ left: Operand, _ op: ComparisonOperator, _ right: Operand,
+    package init(_ left: Operand, _ op: ComparisonOperator, _ right: Operand,
                 options: StringOptions = [], quantifier: Quantifier = .any) {
         self.left = left
         self.op = op
@@ -48,7 +48,7 @@ public struct Comparison: Hashable, Sendable {
 }
 
 /// A comparison operator of the Realm Query Language.
-public enum ComparisonOperator: String, Hashable, Sendable {
+package enum ComparisonOperator: String, Hashable, Sendable {
     /// The comparisons and the string operators, spelled as in the language.
     case equal = "==", notEqual = "!=", less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
     /// String operators.
@@ -56,23 +56,23 @@ public enum ComparisonOperator: String, Hashable, Sendable {
 }
 
 /// How a comparison through a to-many key path combines its elements.
-public enum Quantifier: String, Hashable, Sendable {
+package enum Quantifier: String, Hashable, Sendable {
     /// Some element matches; every element matches (true when empty); no element matches.
     case any = "ANY", all = "ALL", none = "NONE"
 }
 
 /// String comparison options: `[c]` and `[d]`.
-public struct StringOptions: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+package struct StringOptions: OptionSet, Hashable, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
     /// `[c]`: ignore case.
-    public static let caseInsensitive = StringOptions(rawValue: 1)
+    package static let caseInsensitive = StringOptions(rawValue: 1)
     /// `[d]`: ignore diacritics.
-    public static let diacriticInsensitive = StringOptions(rawValue: 2)
+    package static let diacriticInsensitive = StringOptions(rawValue: 2)
 }
 
 /// One side of a comparison.
-public indirect enum Operand: Hashable, Sendable {
+package indirect enum Operand: Hashable, Sendable {
     /// A key path from the object being tested (or from a subquery variable).
     case keyPath(QueryKeyPath)
     /// A literal or a bound argument value.
@@ -87,30 +87,30 @@ public indirect enum Operand: Hashable, Sendable {
 
 /// A path from an object through its properties: `owner.address.city`, `dogs.@count`,
 /// `scores['math']`, `tags.@values`.
-public struct QueryKeyPath: Hashable, Sendable, CustomStringConvertible {
+package struct QueryKeyPath: Hashable, Sendable, CustomStringConvertible {
     /// Where the path starts: the object being tested, or a subquery variable (`$x`).
-    public var variable: String?
+    package var variable: String?
     /// The steps.
-    public var components: [KeyPathComponent]
+    package var components: [KeyPathComponent]
 
     /// Creates a key path.
-    public init(_ components: [KeyPathComponent], variable: String? = nil) {
+    package init(_ components: [KeyPathComponent], variable: String? = nil) {
         self.components = components
         self.variable = variable
     }
 
     /// A path of property names, e.g. `QueryKeyPath("owner.name")`.
-    public init(_ dotted: String) {
+    package init(_ dotted: String) {
         self.init(dotted.split(separator: ".").map { .property(String($0)) })
     }
 
-    public var description: String {
+    package var description: String {
         (variable.map { [$0] } ?? []).joined() + components.map(\.description).joined(separator: ".")
     }
 }
 
 /// One step of a key path.
-public enum KeyPathComponent: Hashable, Sendable, CustomStringConvertible {
+package enum KeyPathComponent: Hashable, Sendable, CustomStringConvertible {
     /// A property (column) name; through links it continues in the target table.
     case property(String)
     /// `map['key']` / `map[$0]` on a dictionary.
@@ -129,7 +129,7 @@ public enum KeyPathComponent: Hashable, Sendable, CustomStringConvertible {
     /// `LinkingObjects` of the model layer).
     case backlinks(table: String, property: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .property(let name): name
         case .mapKey(let key): "['\(key)']"
@@ -144,38 +144,38 @@ public enum KeyPathComponent: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// An aggregate over a collection.
-public enum AggregateKind: String, Hashable, Sendable {
+package enum AggregateKind: String, Hashable, Sendable {
     /// `@sum`, `@avg`, `@min`, `@max`.
     case sum, avg, min, max
 }
 
 /// How to order results: a key path and a direction.
-public struct SortKey: Hashable, Sendable {
+package struct SortKey: Hashable, Sendable {
     /// The property path to sort by (through to-one links).
-    public var keyPath: QueryKeyPath
+    package var keyPath: QueryKeyPath
     /// Whether smaller values come first.
-    public var ascending: Bool
+    package var ascending: Bool
 
     /// Creates a sort key.
-    public init(_ keyPath: QueryKeyPath, ascending: Bool = true) {
+    package init(_ keyPath: QueryKeyPath, ascending: Bool = true) {
         self.keyPath = keyPath
         self.ascending = ascending
     }
 }
 
 /// A parsed query: the predicate plus the `SORT(…)`, `DISTINCT(…)` and `LIMIT(n)` suffixes.
-public struct ParsedQuery: Hashable, Sendable {
+package struct ParsedQuery: Hashable, Sendable {
     /// The filter.
-    public var predicate: QueryPredicate
+    package var predicate: QueryPredicate
     /// `SORT(a ASC, b DESC)`, in order.
-    public var sort: [SortKey]
+    package var sort: [SortKey]
     /// `DISTINCT(a, b)`.
-    public var distinct: [QueryKeyPath]
+    package var distinct: [QueryKeyPath]
     /// `LIMIT(n)`.
-    public var limit: Int?
+    package var limit: Int?
 
     /// Creates a query.
-    public init(predicate: QueryPredicate, sort: [SortKey] = [], distinct: [QueryKeyPath] = [], limit: Int? = nil) {
+    package init(predicate: QueryPredicate, sort: [SortKey] = [], distinct: [QueryKeyPath] = [], limit: Int? = nil) {
         self.predicate = predicate
         self.sort = sort
         self.distinct = distinct
@@ -184,7 +184,7 @@ public struct ParsedQuery: Hashable, Sendable {
 }
 
 /// A region of the globe for `GEOWITHIN`, in degrees (longitude first, as GeoJSON).
-public enum GeoShape: Hashable, Sendable {
+package enum GeoShape: Hashable, Sendable {
     /// The box between two corners.
     case box(bottomLeft: GeoCoordinate, topRight: GeoCoordinate)
     /// A circle around a center; the radius in radians (distance over the earth's radius).
@@ -194,14 +194,14 @@ public enum GeoShape: Hashable, Sendable {
 }
 
 /// A point on the globe.
-public struct GeoCoordinate: Hashable, Sendable {
+package struct GeoCoordinate: Hashable, Sendable {
     /// Degrees of latitude, -90...90.
-    public var latitude: Double
+    package var latitude: Double
     /// Degrees of longitude, -180...180.
-    public var longitude: Double
+    package var longitude: Double
 
     /// Creates a point.
-    public init(latitude: Double, longitude: Double) {
+    package init(latitude: Double, longitude: Double) {
         self.latitude = latitude
         self.longitude = longitude
     }

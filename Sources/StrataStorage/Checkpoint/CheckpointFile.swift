@@ -28,23 +28,23 @@ import StrataSupport
 /// appears. Format 1 checkpoints (40-byte header, without identity or segment) are not read by
 /// ``read(path:)`` (``StrataError/Code/invalidFileFormat``); the engine upgrades a format 1 store
 /// on its first read-write open (see ``FormatOneStore``).
-public enum CheckpointFile {
+package enum CheckpointFile {
     static let magic: [UInt8] = Array("STRATACK".utf8)
     static let formatVersion: UInt32 = 2
     /// The size of the checkpoint header; the payload starts at this offset.
-    public static let headerSize = 56
+    package static let headerSize = 56
 
     /// The fields of a checkpoint besides its payload.
-    public struct Header: Sendable, Equatable {
+    package struct Header: Sendable, Equatable {
         /// The version of the snapshot.
-        public var version: UInt64
+        package var version: UInt64
         /// The store identity.
-        public var storeID: UInt64
+        package var storeID: UInt64
         /// The sequence number of the log segment that continues the snapshot.
-        public var firstSegment: UInt64
+        package var firstSegment: UInt64
 
         /// Creates a header.
-        public init(version: UInt64, storeID: UInt64, firstSegment: UInt64) {
+        package init(version: UInt64, storeID: UInt64, firstSegment: UInt64) {
             self.version = version
             self.storeID = storeID
             self.firstSegment = firstSegment
@@ -52,17 +52,17 @@ public enum CheckpointFile {
     }
 
     /// A checkpoint read back from disk.
-    public struct Contents: Sendable {
+    package struct Contents: Sendable {
         /// The header fields.
-        public var header: Header
+        package var header: Header
         /// The encoded snapshot.
-        public var payload: [UInt8]
+        package var payload: [UInt8]
         /// The version of the snapshot.
-        public var version: UInt64 { header.version }
+        package var version: UInt64 { header.version }
     }
 
     /// The path of the temporary file a checkpoint is written to before its rename.
-    public static func temporaryPath(for path: String) -> String { path + ".tmp" }
+    package static func temporaryPath(for path: String) -> String { path + ".tmp" }
 
     /// Durably replaces the checkpoint at `path`.
     ///
@@ -75,7 +75,7 @@ public enum CheckpointFile {
     ///   checkpoint stays in place, unless the rename itself was done and only the directory sync
     ///   failed); ``StrataError/Code/alreadyOpenInAnotherProcess`` when the new file cannot be
     ///   locked.
-    public static func write(
+    package static func write(
         path: String, header fields: Header, payload: [UInt8], locked: ((POSIXFile) -> Void)? = nil
     ) throws {
         var header = ByteWriter(capacity: headerSize)
@@ -116,7 +116,7 @@ public enum CheckpointFile {
     ///
     /// - Throws: ``StrataError/Code/invalidFileFormat`` when the file is not a Strata checkpoint
     ///   of format 2, ``StrataError/Code/corruptFile`` (with the offset) when a checksum fails.
-    public static func read(path: String) throws -> Contents? {
+    package static func read(path: String) throws -> Contents? {
         guard FileSystem.exists(path) else { return nil }
         return try read(POSIXFile(path: path, mode: .readOnly))
     }
@@ -124,7 +124,7 @@ public enum CheckpointFile {
     /// Reads the checkpoint in `file`.
     ///
     /// - Throws: as ``read(path:)``.
-    public static func read(_ file: POSIXFile) throws -> Contents {
+    package static func read(_ file: POSIXFile) throws -> Contents {
         let path = file.path
         let bytes = try file.readAll()
         return try bytes.withUnsafeBytes { (raw) throws -> Contents in

@@ -4,17 +4,17 @@ import StrataSupport
 ///
 /// A read past the end or a malformed varint throws ``StrataError/Code/corruptFile`` with the
 /// offset, so a damaged file is reported, never trapped on.
-public struct ByteReader: ~Copyable {
+package struct ByteReader: ~Copyable {
     private let base: UnsafeRawBufferPointer
     /// The offset of the next byte to read.
-    public private(set) var offset: Int
+    package private(set) var offset: Int
     /// Where the bytes came from, for error messages.
-    public let origin: String
+    package let origin: String
     /// The file offset of `base[0]`, for error messages.
-    public let originOffset: UInt64
+    package let originOffset: UInt64
 
     /// Creates a reader over `bytes`, which must stay valid while the reader is used.
-    public init(_ bytes: UnsafeRawBufferPointer, origin: String, originOffset: UInt64 = 0) {
+    package init(_ bytes: UnsafeRawBufferPointer, origin: String, originOffset: UInt64 = 0) {
         base = bytes
         offset = 0
         self.origin = origin
@@ -22,13 +22,13 @@ public struct ByteReader: ~Copyable {
     }
 
     /// Whether every byte has been read.
-    public var isAtEnd: Bool { offset == base.count }
+    package var isAtEnd: Bool { offset == base.count }
 
     /// The number of bytes left.
-    public var remaining: Int { base.count - offset }
+    package var remaining: Int { base.count - offset }
 
     /// An error that says the data is malformed at the current offset.
-    public func corrupt(_ what: String) -> StrataError {
+    package func corrupt(_ what: String) -> StrataError {
         StrataError(.corruptFile, "malformed data: \(what)", path: origin, offset: originOffset + UInt64(offset))
     }
 
@@ -39,26 +39,26 @@ public struct ByteReader: ~Copyable {
     }
 
     /// Reads one byte.
-    public mutating func readByte() throws -> UInt8 {
+    package mutating func readByte() throws -> UInt8 {
         guard offset < base.count else { throw corrupt("unexpected end") }
         defer { offset += 1 }
         return base[offset]
     }
 
     /// Reads 4 little-endian bytes.
-    public mutating func readFixed32() throws -> UInt32 {
+    package mutating func readFixed32() throws -> UInt32 {
         let raw = try take(4)
         return UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))
     }
 
     /// Reads 8 little-endian bytes.
-    public mutating func readFixed64() throws -> UInt64 {
+    package mutating func readFixed64() throws -> UInt64 {
         let raw = try take(8)
         return UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
     }
 
     /// Reads an unsigned LEB128 varint.
-    public mutating func readVarint() throws -> UInt64 {
+    package mutating func readVarint() throws -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while true {
@@ -72,14 +72,14 @@ public struct ByteReader: ~Copyable {
     }
 
     /// Reads a zig-zag encoded varint.
-    public mutating func readSignedVarint() throws -> Int64 {
+    package mutating func readSignedVarint() throws -> Int64 {
         let raw = try readVarint()
         return Int64(bitPattern: raw >> 1) ^ -Int64(bitPattern: raw & 1)
     }
 
     /// Reads a count and checks it against the bytes left (each element needs at least
     /// `minimumElementSize` bytes), so a corrupt count cannot cause a huge allocation.
-    public mutating func readCount(minimumElementSize: Int = 1) throws -> Int {
+    package mutating func readCount(minimumElementSize: Int = 1) throws -> Int {
         let raw = try readVarint()
         guard raw <= UInt64(remaining / max(minimumElementSize, 1)) || (raw == 0) else {
             throw corrupt("count \(raw) exceeds the data left")
@@ -88,18 +88,18 @@ public struct ByteReader: ~Copyable {
     }
 
     /// Reads `count` raw bytes.
-    public mutating func readRaw(_ count: Int) throws -> [UInt8] {
+    package mutating func readRaw(_ count: Int) throws -> [UInt8] {
         Array(try take(count))
     }
 
     /// Reads a length-prefixed byte string.
-    public mutating func readBytes() throws -> [UInt8] {
+    package mutating func readBytes() throws -> [UInt8] {
         let count = try readCount()
         return Array(try take(count))
     }
 
     /// Reads a length-prefixed UTF-8 string, rejecting invalid UTF-8.
-    public mutating func readString() throws -> String {
+    package mutating func readString() throws -> String {
         let count = try readCount()
         let raw = try take(count)
         guard let string = String(validating: raw, as: UTF8.self) else { throw corrupt("invalid UTF-8") }

@@ -1,47 +1,47 @@
 /// Appends little-endian integers, LEB128 varints and byte strings to a growing buffer.
 ///
 /// The encoding primitive under log records, changesets and checkpoints.
-public struct ByteWriter: Sendable {
+package struct ByteWriter: Sendable {
     /// The bytes written so far.
-    public private(set) var bytes: [UInt8]
+    package private(set) var bytes: [UInt8]
 
     /// Creates an empty writer with room for `capacity` bytes.
-    public init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         bytes = []
         bytes.reserveCapacity(capacity)
     }
 
     /// The number of bytes written so far.
-    public var count: Int { bytes.count }
+    package var count: Int { bytes.count }
 
     /// Appends one byte.
-    public mutating func write(_ byte: UInt8) { bytes.append(byte) }
+    package mutating func write(_ byte: UInt8) { bytes.append(byte) }
 
 
     /// Appends `value` as 4 little-endian bytes.
-    public mutating func writeFixed(_ value: UInt32) {
+    package mutating func writeFixed(_ value: UInt32) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// Appends `value` as 8 little-endian bytes.
-    public mutating func writeFixed(_ value: UInt64) {
+    package mutating func writeFixed(_ value: UInt64) {
         withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     /// Overwrites 4 bytes at `offset` with `value`, little-endian.
-    public mutating func patchFixed(_ value: UInt32, at offset: Int) {
+    package mutating func patchFixed(_ value: UInt32, at offset: Int) {
         withUnsafeBytes(of: value.littleEndian) { raw in
             for index in 0..<4 { bytes[offset + index] = raw[index] }
         }
     }
 
     /// Overwrites `raw.count` bytes starting at `offset`.
-    public mutating func patch(_ raw: [UInt8], at offset: Int) {
+    package mutating func patch(_ raw: [UInt8], at offset: Int) {
         bytes.replaceSubrange(offset..<offset + raw.count, with: raw)
     }
 
     /// Appends `value` as an unsigned LEB128 varint (1–10 bytes).
-    public mutating func writeVarint(_ value: UInt64) {
+    package mutating func writeVarint(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -51,26 +51,26 @@ public struct ByteWriter: Sendable {
     }
 
     /// Appends `value` zig-zag encoded as a varint, so small negative numbers stay short.
-    public mutating func writeSignedVarint(_ value: Int64) {
+    package mutating func writeSignedVarint(_ value: Int64) {
         writeVarint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
     /// Appends `count` as a varint.
-    public mutating func writeCount(_ count: Int) { writeVarint(UInt64(count)) }
+    package mutating func writeCount(_ count: Int) { writeVarint(UInt64(count)) }
 
     /// Appends raw bytes without a length prefix.
-    public mutating func writeRaw<Bytes: Sequence>(_ raw: Bytes) where Bytes.Element == UInt8 {
+    package mutating func writeRaw<Bytes: Sequence>(_ raw: Bytes) where Bytes.Element == UInt8 {
         bytes.append(contentsOf: raw)
     }
 
     /// Appends a length-prefixed byte string.
-    public mutating func writeBytes<Bytes: Collection>(_ raw: Bytes) where Bytes.Element == UInt8 {
+    package mutating func writeBytes<Bytes: Collection>(_ raw: Bytes) where Bytes.Element == UInt8 {
         writeCount(raw.count)
         bytes.append(contentsOf: raw)
     }
 
     /// Appends a length-prefixed UTF-8 string.
-    public mutating func writeString(_ string: String) {
+    package mutating func writeString(_ string: String) {
         var string = string
         string.withUTF8 { utf8 in
             writeCount(utf8.count)

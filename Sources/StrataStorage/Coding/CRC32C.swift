@@ -1,7 +1,7 @@
 /// CRC-32C (Castagnoli), the checksum of every log record and checkpoint.
 ///
 /// Table-driven, slicing by 8 bytes; about 1–2 GB/s in a release build.
-public enum CRC32C {
+package enum CRC32C {
     private static let tables: [[UInt32]] = {
         let polynomial: UInt32 = 0x82F6_3B78
         var tables = Array(repeating: Array(repeating: UInt32(0), count: 256), count: 8)
@@ -22,7 +22,7 @@ public enum CRC32C {
     /// The checksum of `bytes`, continuing from `seed` (the checksum of earlier bytes).
     ///
     /// - Complexity: O(n).
-    public static func checksum(_ bytes: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
+    package static func checksum(_ bytes: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
         var crc = ~seed
         tables.withUnsafeBufferPointer { tables in
             let t0 = tables[0], t1 = tables[1], t2 = tables[2], t3 = tables[3]
@@ -50,7 +50,7 @@ public enum CRC32C {
     /// The checksum of `bytes`.
     ///
     /// - Complexity: O(n).
-    public static func checksum(_ bytes: [UInt8], seed: UInt32 = 0) -> UInt32 {
+    package static func checksum(_ bytes: [UInt8], seed: UInt32 = 0) -> UInt32 {
         bytes.withUnsafeBytes { checksum($0, seed: seed) }
     }
 }

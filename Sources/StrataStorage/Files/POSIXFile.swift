@@ -10,15 +10,15 @@ import StrataSupport
 ///
 /// Not thread-safe by itself: the commit log serializes appends under the engine's write lock,
 /// and `pread` / `fdatasync` are safe to call concurrently with appends at other offsets.
-public final class POSIXFile: @unchecked Sendable {
+package final class POSIXFile: @unchecked Sendable {
     // Safety: `descriptor` is immutable after init and closed only in deinit; the kernel
     // serializes the system calls made on it.
     /// The path the file was opened with.
-    public let path: String
+    package let path: String
     private let descriptor: Int32
 
     /// How to open a file.
-    public enum Mode: Sendable {
+    package enum Mode: Sendable {
         /// Open an existing file for reading only.
         case readOnly
         /// Open for reading and writing, creating the file when it does not exist.
@@ -32,7 +32,7 @@ public final class POSIXFile: @unchecked Sendable {
     /// Opens `path` in `mode`.
     ///
     /// - Throws: ``StrataError/Code/fileNotFound`` or ``StrataError/Code/fileAccess``.
-    public init(path: String, mode: Mode) throws {
+    package init(path: String, mode: Mode) throws {
         self.path = path
         let flags: Int32
         switch mode {
@@ -66,21 +66,21 @@ public final class POSIXFile: @unchecked Sendable {
     }
 
     /// The file's size in bytes.
-    public func size() throws -> UInt64 {
+    package func size() throws -> UInt64 {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure("fstat") }
         return UInt64(info.st_size)
     }
 
     /// The device and inode of the open file, to compare with ``FileSystem/identity(of:)``.
-    public func identity() throws -> FileIdentity {
+    package func identity() throws -> FileIdentity {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw failure("fstat") }
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// Writes all of `bytes` at `offset`, retrying short writes and `EINTR`.
-    public func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: UInt64) throws {
         // An injected fault may cut the first `pwrite` short, and then fail (see StorageFault).
         var firstLimit = bytes.count
         var failAfterFirst: Int32?
@@ -108,12 +108,12 @@ public final class POSIXFile: @unchecked Sendable {
     }
 
     /// Writes all of `bytes` at `offset`.
-    public func write(_ bytes: [UInt8], at offset: UInt64) throws {
+    package func write(_ bytes: [UInt8], at offset: UInt64) throws {
         try bytes.withUnsafeBytes { (raw) throws in try write(raw, at: offset) }
     }
 
     /// Reads up to `count` bytes at `offset`; fewer only at the end of the file.
-    public func read(count: Int, at offset: UInt64) throws -> [UInt8] {
+    package func read(count: Int, at offset: UInt64) throws -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: count)
         var done = 0
         try buffer.withUnsafeMutableBytes { (raw) throws in
@@ -132,14 +132,14 @@ public final class POSIXFile: @unchecked Sendable {
     }
 
     /// Reads the whole file.
-    public func readAll() throws -> [UInt8] {
+    package func readAll() throws -> [UInt8] {
         try read(count: Int(try size()), at: 0)
     }
 
     /// Flushes the file's data to stable storage (`fdatasync`).
     ///
     /// Goes through ``StorageFaults`` so tests can make it fail.
-    public func sync() throws {
+    package func sync() throws {
         if StorageFaults.shared.consumeSyncFailure(path: path) {
             StorageFaults.shared.observe(.failed(.sync, path: path))
             throw StrataError(.fileAccess, "fdatasync failed: injected fault", path: path, errno: EIO)
@@ -159,7 +159,7 @@ public final class POSIXFile: @unchecked Sendable {
     }
 
     /// Cuts the file to `length` bytes.
-    public func truncate(to length: UInt64) throws {
+    package func truncate(to length: UInt64) throws {
         if case .fail(let code)? = StorageFaults.shared.fault(for: .truncate, path: path) {
             throw StorageFaults.injectedError("ftruncate", errno: code, path: path, offset: length)
         }
@@ -175,7 +175,7 @@ public final class POSIXFile: @unchecked Sendable {
     /// closing any descriptor of the file releases the lock, which the store registry ensures.
     ///
     /// - Returns: false when another process holds it.
-    public func tryLockExclusive() throws -> Bool {
+    package func tryLockExclusive() throws -> Bool {
         try tryLock(type: F_WRLCK)
     }
 
@@ -184,7 +184,7 @@ public final class POSIXFile: @unchecked Sendable {
     /// file opened read-only. The caveats of ``tryLockExclusive()`` apply.
     ///
     /// - Returns: false when another process holds an exclusive lock on it.
-    public func tryLockShared() throws -> Bool {
+    package func tryLockShared() throws -> Bool {
         try tryLock(type: F_RDLCK)
     }
 
@@ -201,30 +201,30 @@ public final class POSIXFile: @unchecked Sendable {
 }
 
 /// Which file a path or a descriptor refers to: its device and inode numbers.
-public struct FileIdentity: Hashable, Sendable {
+package struct FileIdentity: Hashable, Sendable {
     /// The device number.
-    public var device: UInt64
+    package var device: UInt64
     /// The inode number.
-    public var inode: UInt64
+    package var inode: UInt64
 }
 
 /// File-system operations on paths.
-public enum FileSystem {
+package enum FileSystem {
     /// The identity of the file at `path` now, or nil when there is none.
-    public static func identity(of path: String) -> FileIdentity? {
+    package static func identity(of path: String) -> FileIdentity? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
     /// Whether a file exists at `path`.
-    public static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
 
     /// Atomically replaces `destination` with `source` and syncs the directory, so the rename
     /// itself survives power loss.
-    public static func atomicReplace(_ source: String, with destination: String) throws {
+    package static func atomicReplace(_ source: String, with destination: String) throws {
         if case .fail(let code)? = StorageFaults.shared.fault(for: .rename, path: source) {
             throw StorageFaults.injectedError("rename to \(destination)", errno: code, path: source)
         }
@@ -238,7 +238,7 @@ public enum FileSystem {
     }
 
     /// Removes the file at `path`; a missing file is not an error.
-    public static func remove(_ path: String) throws {
+    package static func remove(_ path: String) throws {
         if case .fail(let code)? = StorageFaults.shared.fault(for: .remove, path: path) {
             throw StorageFaults.injectedError("unlink", errno: code, path: path)
         }
@@ -253,7 +253,7 @@ public enum FileSystem {
     }
 
     /// Syncs the directory that holds `path`, making creations, renames and removals durable.
-    public static func syncDirectory(containing path: String) throws {
+    package static func syncDirectory(containing path: String) throws {
         let directory = parentDirectory(of: path)
         let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else {
@@ -279,7 +279,7 @@ public enum FileSystem {
 
     /// The names (not paths) of the entries of the directory that holds `path` whose names
     /// start with `prefix`, sorted.
-    public static func siblings(of path: String, withPrefix prefix: String) throws -> [String] {
+    package static func siblings(of path: String, withPrefix prefix: String) throws -> [String] {
         let directory = parentDirectory(of: path)
         guard let handle = opendir(directory) else {
             let code = Glibc.errno
@@ -301,13 +301,13 @@ public enum FileSystem {
     private static let direntNameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
     /// The directory part of `path` (`.` for a bare file name).
-    public static func parentDirectory(of path: String) -> String {
+    package static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     /// The last component of `path`.
-    public static func fileName(of path: String) -> String {
+    package static func fileName(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return path }
         return String(path[path.index(after: slash)...])
     }

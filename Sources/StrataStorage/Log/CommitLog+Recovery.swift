@@ -1,19 +1,19 @@
 import StrataSupport
 
 /// What a checkpoint says about the log that continues it.
-public struct LogAnchor: Sendable, Equatable {
+package struct LogAnchor: Sendable, Equatable {
     /// The store identity: random, chosen when the store was created, carried by the
     /// checkpoint and by every log segment.
-    public var storeID: UInt64
+    package var storeID: UInt64
     /// The version of the checkpoint's snapshot: the base version of ``firstSegment``.
-    public var version: UInt64
+    package var version: UInt64
     /// The sequence number of the first segment holding records after ``version``.
-    public var firstSegment: UInt64
+    package var firstSegment: UInt64
     /// The checkpoint file, named in errors.
-    public var path: String
+    package var path: String
 
     /// Creates an anchor.
-    public init(storeID: UInt64, version: UInt64, firstSegment: UInt64, path: String) {
+    package init(storeID: UInt64, version: UInt64, firstSegment: UInt64, path: String) {
         self.storeID = storeID
         self.version = version
         self.firstSegment = firstSegment
@@ -23,27 +23,27 @@ public struct LogAnchor: Sendable, Equatable {
 
 extension CommitLog {
     /// A record read back during recovery.
-    public struct RecoveredRecord: Sendable {
+    package struct RecoveredRecord: Sendable {
         /// The commit version.
-        public var version: UInt64
+        package var version: UInt64
         /// The payload bytes.
-        public var payload: [UInt8]
+        package var payload: [UInt8]
         /// The segment file the record is in.
-        public var path: String
+        package var path: String
         /// The offset of the record's header in that file.
-        public var offset: UInt64
+        package var offset: UInt64
     }
 
     /// What recovery found.
-    public struct Recovery: Sendable {
+    package struct Recovery: Sendable {
         /// Records newer than the checkpoint, in version order.
-        public var records: [RecoveredRecord]
+        package var records: [RecoveredRecord]
         /// Bytes cut from the end of the last segment: its torn tail, after its durable length.
-        public var truncatedBytes: UInt64
+        package var truncatedBytes: UInt64
     }
 
     /// A new random store identity (never 0).
-    public static func makeStoreID() -> UInt64 {
+    package static func makeStoreID() -> UInt64 {
         UInt64.random(in: 1 ... .max)
     }
 
@@ -79,7 +79,7 @@ extension CommitLog {
     ///
     /// - Throws: ``StrataError/Code/corruptFile`` or ``StrataError/Code/invalidFileFormat``
     ///   (also for format 1 segments) naming the segment and offset; ``StrataError/Code/fileAccess``.
-    public static func open(storePath: String, anchor: LogAnchor? = nil) throws -> (CommitLog, Recovery) {
+    package static func open(storePath: String, anchor: LogAnchor? = nil) throws -> (CommitLog, Recovery) {
         let first = anchor?.firstSegment ?? 1
         let all = try segments(storePath: storePath)
         let covered = all.filter { $0.sequence < first }
@@ -180,7 +180,7 @@ extension CommitLog {
     /// Starts a new, empty log at segment `sequence` whose first record follows `baseVersion`,
     /// for a new store identity (used to upgrade a format 1 store). A file already at that
     /// segment's path is replaced.
-    public static func start(storePath: String, sequence: UInt64, baseVersion: UInt64) throws -> CommitLog {
+    package static func start(storePath: String, sequence: UInt64, baseVersion: UInt64) throws -> CommitLog {
         let fields = LogSegment.Header(salt: UInt32.random(in: .min ... .max), sequence: sequence,
                                        storeID: makeStoreID(), baseVersion: baseVersion)
         let (segment, file) = try LogSegment.create(storePath: storePath, fields: fields)

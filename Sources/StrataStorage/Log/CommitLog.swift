@@ -15,11 +15,11 @@ import StrataSupport
 ///
 /// On-disk format and recovery rules: see ``LogSegment``, ``LogRecord`` and
 /// ``open(storePath:anchor:)``.
-public final class CommitLog: Sendable {
+package final class CommitLog: Sendable {
     /// The store path the segments are named after.
-    public let storePath: String
+    package let storePath: String
     /// The store identity every segment of this log carries (see ``LogAnchor/storeID``).
-    public let storeID: UInt64
+    package let storeID: UInt64
     private let current: LockedValueBox<Current>
     private let poison = SyncPoison()
 
@@ -45,22 +45,22 @@ public final class CommitLog: Sendable {
     }
 
     /// The bytes in the current segment, header included.
-    public var currentSegmentSize: UInt64 { current.withLockedValue { $0.appendOffset } }
+    package var currentSegmentSize: UInt64 { current.withLockedValue { $0.appendOffset } }
 
     /// The number of segment files the log spans.
-    public var segmentCount: Int { current.withLockedValue { $0.segments.count } }
+    package var segmentCount: Int { current.withLockedValue { $0.segments.count } }
 
     /// The sequence number of the segment appends go to.
-    public var currentSequence: UInt64 { current.withLockedValue { $0.segments.last!.sequence } }
+    package var currentSequence: UInt64 { current.withLockedValue { $0.segments.last!.sequence } }
 
     /// The version of the last record appended (or recovered).
-    public var lastVersion: UInt64 { current.withLockedValue { $0.lastVersion } }
+    package var lastVersion: UInt64 { current.withLockedValue { $0.lastVersion } }
 
     /// Appends one record sealed with ``LogRecord/seal(_:version:)``, chaining it to the record
     /// before it. The bytes reach the kernel before this returns; they are durable only after
     /// ``sync()``. Appends must not run concurrently with each other or with ``rotate()`` (the
     /// engine's write lock orders them).
-    public func append(_ record: [UInt8]) throws {
+    package func append(_ record: [UInt8]) throws {
         try poison.check()
         let (file, offset, chain) = current.withLockedValue { ($0.file, $0.appendOffset, $0.chain) }
         let sealed = record.withUnsafeBytes { raw -> LogRecord.Header in
@@ -87,7 +87,7 @@ public final class CommitLog: Sendable {
 
     /// The ``StrataError/Code/poisoned`` error every later sync, append and rotation throws, once
     /// a sync (or a rotation) has failed.
-    public var failure: StrataError? { poison.error }
+    package var failure: StrataError? { poison.error }
 
     /// Makes every record appended so far durable (`fdatasync` of the current segment). May run
     /// concurrently with appends; syncs run one at a time.
@@ -97,7 +97,7 @@ public final class CommitLog: Sendable {
     ///
     /// - Throws: ``StrataError/Code/fileAccess`` when the sync fails (the log is poisoned from
     ///   then on), ``StrataError/Code/poisoned`` after an earlier failure.
-    public func sync() throws {
+    package func sync() throws {
         try poison.sync {
             let (file, target) = try current.withLockedValue { (state) throws -> (POSIXFile, UInt64) in
                 if state.syncedLength > state.markedLength {
@@ -122,7 +122,7 @@ public final class CommitLog: Sendable {
     ///
     /// - Returns: the sequence number of the new segment.
     @discardableResult
-    public func rotate() throws -> UInt64 {
+    package func rotate() throws -> UInt64 {
         try sync()
         let (old, sequence, base, end) = current.withLockedValue {
             ($0.file, $0.segments.last!.sequence, $0.lastVersion, $0.appendOffset)
@@ -148,7 +148,7 @@ public final class CommitLog: Sendable {
     }
 
     /// Deletes every segment except the current one. Call once a checkpoint covers them.
-    public func removeSealedSegments() throws {
+    package func removeSealedSegments() throws {
         let sealed = current.withLockedValue { $0.segments.dropLast() }
         for segment in sealed { try FileSystem.remove(segment.path) }
         current.withLockedValue { $0.segments.removeFirst(sealed.count) }
@@ -156,12 +156,12 @@ public final class CommitLog: Sendable {
     }
 
     /// Deletes every log segment of `storePath`.
-    public static func removeAll(storePath: String) throws {
+    package static func removeAll(storePath: String) throws {
         for path in try segmentPaths(storePath: storePath) { try FileSystem.remove(path) }
     }
 
     /// The paths of the log segments of `storePath`, in sequence order.
-    public static func segmentPaths(storePath: String) throws -> [String] {
+    package static func segmentPaths(storePath: String) throws -> [String] {
         try segments(storePath: storePath).map(\.path)
     }
 

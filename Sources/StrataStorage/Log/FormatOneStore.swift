@@ -25,17 +25,17 @@ import StrataSupport
 /// other, and a damaged record is a torn tail (cut) only in the last segment and only when no
 /// valid record header follows it anywhere in that segment; otherwise it is corruption. The
 /// payloads (snapshot and instruction encodings) are the same in both formats.
-public enum FormatOneStore {
+package enum FormatOneStore {
     /// What a format 1 store holds.
-    public struct Contents: Sendable {
+    package struct Contents: Sendable {
         /// The checkpoint's version and payload, if there is a checkpoint.
-        public var checkpoint: (version: UInt64, payload: [UInt8])?
+        package var checkpoint: (version: UInt64, payload: [UInt8])?
         /// The records after the checkpoint, in version order.
-        public var records: [CommitLog.RecoveredRecord]
+        package var records: [CommitLog.RecoveredRecord]
         /// The format 1 segment files (to delete once the upgrade is durable).
-        public var segmentPaths: [String]
+        package var segmentPaths: [String]
         /// The highest format 1 segment sequence number (0 when there are none).
-        public var lastSequence: UInt64
+        package var lastSequence: UInt64
     }
 
     static let recordMagic: UInt32 = 0x3152_4C53
@@ -44,7 +44,7 @@ public enum FormatOneStore {
 
     /// Whether the store at `storePath` is in format 1: its checkpoint is, or (without a
     /// checkpoint) its first log segment is.
-    public static func detect(storePath: String, checkpoint: POSIXFile?) throws -> Bool {
+    package static func detect(storePath: String, checkpoint: POSIXFile?) throws -> Bool {
         if let checkpoint { return try isFormatOne(checkpoint.read(count: 12, at: 0), magic: CheckpointFile.magic) }
         guard let first = try CommitLog.segments(storePath: storePath).first else { return false }
         return try isFormatOne(POSIXFile(path: first.path, mode: .readOnly).read(count: 12, at: 0),
@@ -60,7 +60,7 @@ public enum FormatOneStore {
     ///
     /// - Throws: ``StrataError/Code/corruptFile`` or ``StrataError/Code/invalidFileFormat``
     ///   naming the file and offset.
-    public static func read(storePath: String, checkpoint: POSIXFile?) throws -> Contents {
+    package static func read(storePath: String, checkpoint: POSIXFile?) throws -> Contents {
         var contents = Contents(checkpoint: nil, records: [], segmentPaths: [], lastSequence: 0)
         if let checkpoint {
             contents.checkpoint = try readCheckpoint(checkpoint.readAll(), path: checkpoint.path)

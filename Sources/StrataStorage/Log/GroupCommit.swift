@@ -10,7 +10,7 @@ import StrataSupport
 ///
 /// The first sync failure poisons the group: that waiter and every later one throws
 /// ``StrataError/Code/poisoned``; nothing reports success for data that may not be on disk.
-public final class GroupCommit: Sendable {
+package final class GroupCommit: Sendable {
     private struct State {
         var written: UInt64
         var durable: UInt64
@@ -22,20 +22,20 @@ public final class GroupCommit: Sendable {
     private let state: LockedValueBox<State>
 
     /// Creates a group whose records up to `durableVersion` are already durable.
-    public init(durableVersion: UInt64) {
+    package init(durableVersion: UInt64) {
         state = LockedValueBox(State(written: durableVersion, durable: durableVersion))
     }
 
     /// Records that the record of `version` has reached the kernel. Call in version order.
-    public func noteWritten(_ version: UInt64) {
+    package func noteWritten(_ version: UInt64) {
         state.withLockedValue { $0.written = max($0.written, version) }
     }
 
     /// The ``StrataError/Code/poisoned`` error every later commit gets, if a sync has failed.
-    public var failure: StrataError? { state.withLockedValue { $0.failure }.map(Self.poisoned(by:)) }
+    package var failure: StrataError? { state.withLockedValue { $0.failure }.map(Self.poisoned(by:)) }
 
     /// How many syncs have run: with several writers it is smaller than the number of commits.
-    public var syncCount: UInt64 { state.withLockedValue { $0.syncCount } }
+    package var syncCount: UInt64 { state.withLockedValue { $0.syncCount } }
 
     /// Blocks until the record of `version` is durable and published.
     ///
@@ -44,7 +44,7 @@ public final class GroupCommit: Sendable {
     ///   - publish: makes every version up to its argument visible; called by the leader after a
     ///     successful sync and before any waiter is released, with versions that never decrease.
     /// - Throws: ``StrataError/Code/poisoned`` when this or an earlier sync failed.
-    public func waitUntilDurable(
+    package func waitUntilDurable(
         _ version: UInt64,
         sync: () throws -> Void,
         publish: (UInt64) -> Void

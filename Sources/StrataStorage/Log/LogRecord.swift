@@ -22,13 +22,13 @@ import StrataSupport
 /// The engine builds a record with ``makeWriter(capacity:)`` and ``seal(_:version:)``, which fill
 /// in everything but the chain; ``CommitLog/append(_:)`` writes the header with the chain of the
 /// segment it lands in.
-public enum LogRecord {
+package enum LogRecord {
     /// The size of the header in bytes.
-    public static let headerSize = 32
+    package static let headerSize = 32
     static let magic: UInt32 = 0x3252_4C53
 
     /// A writer that starts with room for the header; append the payload, then ``seal(_:version:)``.
-    public static func makeWriter(capacity: Int = 256) -> ByteWriter {
+    package static func makeWriter(capacity: Int = 256) -> ByteWriter {
         var writer = ByteWriter(capacity: capacity + headerSize)
         writer.writeRaw(repeatElement(0, count: headerSize))
         return writer
@@ -36,7 +36,7 @@ public enum LogRecord {
 
     /// Fills in the header of a record built with ``makeWriter(capacity:)`` (with a zero chain,
     /// which ``CommitLog/append(_:)`` replaces).
-    public static func seal(_ writer: inout ByteWriter, version: UInt64) {
+    package static func seal(_ writer: inout ByteWriter, version: UInt64) {
         let payloadLength = writer.count - headerSize
         let payloadCRC = writer.bytes.withUnsafeBytes {
             CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[headerSize...]))

@@ -92,7 +92,7 @@ final class LineEcho: @unchecked Sendable {
 
 @Suite("Streams")
 struct StreamTests {
-    private func listen(_ loop: EventLoop, _ echo: LineEcho, unix path: String? = nil) throws -> Int {
+    private func listen(_ loop: LibUVEventLoop, _ echo: LineEcho, unix path: String? = nil) throws -> Int {
         let port = UncheckedPort()
         let failure = UncheckedPort()
         let done = DispatchSemaphore(value: 0)
@@ -114,7 +114,7 @@ struct StreamTests {
 
     @Test("TCP lines echo back in order, with oversize and truncated lines reported")
     func tcpEcho() throws {
-        let loop = try EventLoop.startThread(name: "stream-test")
+        let loop = try LibUVEventLoop.startThread(name: "stream-test")
         let echo = LineEcho()
         let port = try listen(loop, echo)
         #expect(port > 0)
@@ -132,7 +132,7 @@ struct StreamTests {
     func unixEcho() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("strata-\(UUID().uuidString.prefix(8)).sock").path
         for _ in 0..<2 {
-            let loop = try EventLoop.startThread(name: "stream-unix")
+            let loop = try LibUVEventLoop.startThread(name: "stream-unix")
             let echo = LineEcho()
             _ = try listen(loop, echo, unix: path)
             let client = try TestClient(path: path)
@@ -146,7 +146,7 @@ struct StreamTests {
 
     @Test("twenty clients with a thousand lines each get every reply, in order")
     func manyClients() throws {
-        let loop = try EventLoop.startThread(name: "stream-many")
+        let loop = try LibUVEventLoop.startThread(name: "stream-many")
         let echo = LineEcho()
         let port = try listen(loop, echo)
         let failures = UncheckedPort()
@@ -177,7 +177,7 @@ struct StreamTests {
 
     @Test("run() blocks SIGPIPE on its thread while the loop runs and restores the thread's mask afterwards")
     func sigpipeMaskIsRestored() throws {
-        let loop = try EventLoop()
+        let loop = try LibUVEventLoop()
         let observed = LockedValueBox<[Bool]>([])
         let runner = try LoopThread.spawn(name: "sigpipe-mask") {
             let before = sigpipeBlocked()
@@ -198,13 +198,13 @@ struct StreamTests {
 
     @Test("a port outside 0...65535 throws EINVAL instead of trapping or binding a truncated port", arguments: [-1, 65_536, 1 << 40])
     func portOutOfRange(port: Int) throws {
-        let loop = try EventLoop.startThread(name: "stream-range")
+        let loop = try LibUVEventLoop.startThread(name: "stream-range")
         let result = UncheckedPort()
         let done = DispatchSemaphore(value: 0)
         loop.execute {
             do {
                 _ = try StreamListener.tcp(host: "127.0.0.1", port: port, on: loop) { _ in }
-            } catch let error as EventLoopError {
+            } catch let error as LibUVEventLoopError {
                 result.value = error.name == "EINVAL" ? 1 : 2
             } catch {
                 result.value = 3
@@ -218,7 +218,7 @@ struct StreamTests {
 
     @Test("binding a port in use throws EADDRINUSE instead of crashing")
     func portInUse() throws {
-        let loop = try EventLoop.startThread(name: "stream-inuse")
+        let loop = try LibUVEventLoop.startThread(name: "stream-inuse")
         let echo = LineEcho()
         let port = try listen(loop, echo)
         let result = UncheckedPort()
@@ -226,7 +226,7 @@ struct StreamTests {
         loop.execute {
             do {
                 _ = try StreamListener.tcp(host: "127.0.0.1", port: port, on: loop) { _ in }
-            } catch let error as EventLoopError {
+            } catch let error as LibUVEventLoopError {
                 result.value = error.name == "EADDRINUSE" ? 1 : 2
             } catch {
                 result.value = 3
@@ -249,7 +249,7 @@ final class UncheckedPort: @unchecked Sendable {
 /// makes the peer answer with a reset, a later one fails with `EPIPE` (raising SIGPIPE unless the
 /// loop blocks it). Returns whether a write failed and the connection then closed.
 private func writeUntilThePeerIsGone() -> Bool {
-    guard let loop = try? EventLoop.startThread(name: "stream-gone") else { return false }
+    guard let loop = try? LibUVEventLoop.startThread(name: "stream-gone") else { return false }
     defer { loop.shutdownAndWait() }
     let accepted = DispatchSemaphore(value: 0)
     let closed = DispatchSemaphore(value: 0)

@@ -5,10 +5,10 @@ import Testing
 
 /// An actor that runs on a test loop, owns a Realm there and iterates its async sequences.
 private actor LoopActor {
-    let loop: EventLoop
+    let loop: LibUVEventLoop
     nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
-    init(loop: EventLoop) { self.loop = loop }
+    init(loop: LibUVEventLoop) { self.loop = loop }
 
     /// Iterates the dogs' changes until `count` arrived, recording each.
     func collectDogChanges(_ configuration: Realm.Configuration, count: Int, into harness: LoopHarness) async throws {

@@ -2,16 +2,16 @@ import Foundation
 @testable import Strata
 import StrataEventLoop
 
-/// Runs test code on an `EventLoop` thread, where Realms deliver notifications, and waits for
+/// Runs test code on a `LibUVEventLoop` thread, where Realms deliver notifications, and waits for
 /// them from the test's own thread.
 final class LoopHarness: @unchecked Sendable {
     // Safety: `events` is guarded by `condition`; everything else is used on the loop thread only.
-    let loop: EventLoop
+    let loop: LibUVEventLoop
     private let condition = NSCondition()
     private var events: [String] = []
 
     init() throws {
-        loop = try EventLoop.startThread(name: "test-loop")
+        loop = try LibUVEventLoop.startThread(name: "test-loop")
     }
 
     /// Stops the loop. The last reference may go away on the loop thread itself (a callback

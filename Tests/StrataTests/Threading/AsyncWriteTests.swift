@@ -3,9 +3,9 @@ import Foundation
 import Testing
 
 private actor LoopWriter {
-    let loop: EventLoop
+    let loop: LibUVEventLoop
     nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
-    init(loop: EventLoop) { self.loop = loop }
+    init(loop: LibUVEventLoop) { self.loop = loop }
 
     func addDog(_ configuration: Realm.Configuration, id: Int) async throws -> Int {
         let realm = try Realm(configuration: configuration)

@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+@_spi(Benchmarks) import StrataEngine
 
 /// One Strata database: a Realm file in a fresh directory with the `BenchPerson` class, in the
 /// durability of `pairing`. `realm` belongs to the thread that created the store; other threads
@@ -37,12 +38,9 @@ final class StrataStore {
         return realm.objects(BenchPerson.self).count
     }
 
-    /// The engine statistics of the store behind the Realm (same store: the registry shares it).
-    var statistics: StoreStatistics {
-        get throws {
-            try Store.open(StoreConfiguration(location: .file(path: configuration.fileURL!.path),
-                                              durability: configuration.durability)).statistics
-        }
+    /// The engine counters of the store behind the Realm (same store: the registry shares it).
+    var statistics: StoreProbe {
+        get throws { try StoreProbe(path: configuration.fileURL!.path, durability: configuration.durability) }
     }
 
     deinit { scratch.remove() }

@@ -1,5 +1,6 @@
 import GRDB
 import Strata
+@_spi(Benchmarks) import StrataEngine
 
 /// W2: 2_000 write transactions, each inserting one row (ids 1...2000), from one thread.
 /// The group-commit extra reuses it with several writer threads.

@@ -177,7 +177,7 @@ final class ClientSession {
 
 /// What every session shares: the loop, its Realm, the writer, the parser and the counters.
 final class DaemonContext {
-    let loop: EventLoop
+    let loop: LibUVEventLoop
     let realm: Realm
     let writer: IngestWriter
     let parser: RequestParser
@@ -188,7 +188,7 @@ final class DaemonContext {
     /// Connections open on every listener (against ``DaemonLimits/maxConnections``).
     var openConnections = 0
 
-    init(loop: EventLoop, realm: Realm, writer: IngestWriter, parser: RequestParser, statistics: DaemonStatistics,
+    init(loop: LibUVEventLoop, realm: Realm, writer: IngestWriter, parser: RequestParser, statistics: DaemonStatistics,
          logger: Logger) {
         self.loop = loop
         self.realm = realm

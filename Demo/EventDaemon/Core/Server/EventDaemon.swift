@@ -34,7 +34,7 @@ public final class EventDaemon: @unchecked Sendable {
     // internally locked.
     /// Where and how the daemon runs.
     public let options: DaemonOptions
-    let loop: EventLoop
+    let loop: LibUVEventLoop
     let statistics: DaemonStatistics
     let writer: IngestWriter
     let logger: Logger
@@ -53,7 +53,7 @@ public final class EventDaemon: @unchecked Sendable {
     /// Prepares the daemon; ``start()`` opens the store and listens.
     ///
     /// - Throws: ``DaemonError`` or ``DaemonConfigError`` when ``DaemonOptions/validate()``
-    ///   refuses the options; ``EventLoopError`` when the loop thread cannot start.
+    ///   refuses the options; ``LibUVEventLoopError`` when the loop thread cannot start.
     public init(options: DaemonOptions, logger: Logger) throws {
         try options.validate()
         self.options = options
@@ -69,7 +69,7 @@ public final class EventDaemon: @unchecked Sendable {
         let relay = StoreFailureRelay()
         writer = IngestWriter(configuration: configuration, config: options.config, statistics: statistics, logger: logger,
                               onStoreFailure: { reason in relay.daemon?.storeFailed(reason) })
-        loop = try EventLoop.startThread(name: "strata-eventd")
+        loop = try LibUVEventLoop.startThread(name: "strata-eventd")
         relay.daemon = self
     }
 

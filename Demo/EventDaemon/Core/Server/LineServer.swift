@@ -15,7 +15,7 @@ final class LineServer {
     var boundPort: Int { listener.port }
 
     /// Listens on TCP; with `authToken`, each client's first line must be `{"auth":"<token>"}`.
-    static func listen(tcpHost host: String, port: Int, on loop: EventLoop, maxLineBytes: Int, authToken: String?,
+    static func listen(tcpHost host: String, port: Int, on loop: LibUVEventLoop, maxLineBytes: Int, authToken: String?,
                        context: DaemonContext) throws -> LineServer {
         let box = ServerBox()
         let token = authToken.map { Array($0.utf8) }
@@ -28,7 +28,7 @@ final class LineServer {
     }
 
     /// Listens on a Unix socket created with mode 0600, or 0660 owned by group `group`.
-    static func listen(unixPath path: String, group: UInt32?, on loop: EventLoop, maxLineBytes: Int,
+    static func listen(unixPath path: String, group: UInt32?, on loop: LibUVEventLoop, maxLineBytes: Int,
                        context: DaemonContext) throws -> LineServer {
         let box = ServerBox()
         let listener = try StreamListener.unix(path: path, permissions: group == nil ? 0o600 : 0o660, group: group,

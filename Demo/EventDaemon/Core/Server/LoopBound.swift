@@ -6,9 +6,9 @@ struct WeakLoopBound<Value: AnyObject>: @unchecked Sendable {
     // Safety: `value` is read only through `withValue`, which runs on the loop thread (it
     // preconditions so); the box itself is immutable.
     private weak var value: Value?
-    let loop: EventLoop
+    let loop: LibUVEventLoop
 
-    init(_ value: Value, loop: EventLoop) {
+    init(_ value: Value, loop: LibUVEventLoop) {
         loop.preconditionInEventLoop()
         self.value = value
         self.loop = loop

@@ -30,7 +30,7 @@ final class Subscription {
     private var token: NotificationToken?
     private weak var connection: ClientConnection?
     private let limits: DaemonLimits
-    private let loop: EventLoop
+    private let loop: LibUVEventLoop
     private let onCancelled: () -> Void
     /// Update lines waiting for the last page of the initial result (nil when no initial result
     /// is being paged).
@@ -61,7 +61,7 @@ final class Subscription {
         self.connection = connection
         self.limits = limits
         self.onCancelled = onCancelled
-        guard let loop = EventLoop.current else { preconditionFailure("a subscription lives on the daemon's loop") }
+        guard let loop = LibUVEventLoop.current else { preconditionFailure("a subscription lives on the daemon's loop") }
         self.loop = loop
         token = results.observe(keyPaths: keyPaths) { [weak self] change in self?.handle(change) }
         // The notifier worker holds each commit's evaluation to the budget, including one that

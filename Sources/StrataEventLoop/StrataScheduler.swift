@@ -1,24 +1,24 @@
 /// Runs closures on the thread, loop or task that owns a Realm.
 ///
-/// A `Scheduler` is the seam between Strata's notification machinery and the thread a Realm is
+/// A `StrataScheduler` is the seam between Strata's notification machinery and the thread a Realm is
 /// confined to: after a commit, a background worker computes change sets and then calls
 /// ``schedule(_:)`` on each notifier's scheduler, which runs the delivery where the Realm lives.
 /// A Realm checks ``isOnSchedulerThread`` to enforce its confinement.
 ///
 /// Strata provides three:
-/// - ``EventLoop`` — a libuv loop on a thread of its own (the default on Linux);
+/// - ``LibUVEventLoop`` — a libuv loop on a thread of its own (the default on Linux);
 /// - ``DispatchQueueScheduler`` — a serial `DispatchQueue`;
 /// - ``AsyncScheduler`` — a Swift concurrency task that drains an `AsyncStream`.
 ///
 /// ```swift
-/// func deliver(_ changes: Changes, on scheduler: some Scheduler) {
+/// func deliver(_ changes: Changes, on scheduler: some StrataScheduler) {
 ///     scheduler.schedule {
 ///         precondition(scheduler.isOnSchedulerThread)
 ///         notify(changes)
 ///     }
 /// }
 /// ```
-public protocol Scheduler: Sendable {
+public protocol StrataScheduler: Sendable {
     /// Runs `work` later on this scheduler's thread, after everything scheduled before it.
     ///
     /// Callable from any thread; never runs `work` synchronously inside the call. Once the

@@ -1,6 +1,6 @@
 import CLibUV
 
-/// A libuv call made by an ``EventLoop`` failed.
+/// A libuv call made by an ``LibUVEventLoop`` failed.
 ///
 /// Carries libuv's error number together with its symbolic name and message, and the libuv
 /// function that reported it, so that the description reads like
@@ -8,13 +8,13 @@ import CLibUV
 ///
 /// ```swift
 /// do {
-///     let loop = try EventLoop()
+///     let loop = try LibUVEventLoop()
 ///     loop.run()
-/// } catch let error as EventLoopError {
+/// } catch let error as LibUVEventLoopError {
 ///     print(error.name, error.message)   // e.g. "EMFILE", "too many open files"
 /// }
 /// ```
-public struct EventLoopError: Error, CustomStringConvertible, Sendable {
+public struct LibUVEventLoopError: Error, CustomStringConvertible, Sendable {
     /// The negative libuv error number (`UV_E…`), as returned by the failed call.
     public let code: Int32
     /// libuv's symbolic name of ``code``, e.g. `"EMFILE"`.
@@ -42,9 +42,9 @@ public struct EventLoopError: Error, CustomStringConvertible, Sendable {
     }
 }
 
-extension EventLoopError {
-    /// Throws an ``EventLoopError`` when `result` is a libuv error (negative).
-    static func check(_ result: Int32, _ operation: String) throws(EventLoopError) {
-        if result < 0 { throw EventLoopError(code: result, operation: operation) }
+extension LibUVEventLoopError {
+    /// Throws an ``LibUVEventLoopError`` when `result` is a libuv error (negative).
+    static func check(_ result: Int32, _ operation: String) throws(LibUVEventLoopError) {
+        if result < 0 { throw LibUVEventLoopError(code: result, operation: operation) }
     }
 }

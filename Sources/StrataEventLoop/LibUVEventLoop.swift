@@ -3,7 +3,7 @@ import StrataSupport
 
 /// A libuv event loop (`uv_loop_t`) that runs closures and timers on one thread.
 ///
-/// The loop is the default ``Scheduler`` on Linux: the thread that runs it owns the Realms
+/// The loop is the default ``StrataScheduler`` on Linux: the thread that runs it owns the Realms
 /// confined to it, and notifications for those Realms are delivered on it.
 ///
 /// - ``execute(_:)`` may be called from any thread. The closure is appended to a locked FIFO queue
@@ -18,7 +18,7 @@ import StrataSupport
 ///   **After shutdown, ``execute(_:)`` drops the work and returns `false`.**
 ///
 /// ```swift
-/// let loop = try EventLoop.startThread(name: "strata-loop")   // returns once the loop runs
+/// let loop = try LibUVEventLoop.startThread(name: "strata-loop")   // returns once the loop runs
 ///
 /// // From any thread: hop onto the loop.
 /// loop.execute {
@@ -40,7 +40,7 @@ import StrataSupport
 ///
 /// To run a loop on a thread you already own, create it with ``init()`` and call ``run()``,
 /// which returns after another thread (or a closure on the loop) calls ``shutdown()``.
-public final class EventLoop: @unchecked Sendable {
+public final class LibUVEventLoop: @unchecked Sendable {
     // Safety: `shared` is a lock; every access goes through it. `confined` is touched only on the
     // loop thread, and `withConfinedState` checks that with a precondition. `uvLoop` and
     // `wakeHandle` are initialised before `self` is shared and handed to libuv only on the loop
@@ -97,13 +97,13 @@ public final class EventLoop: @unchecked Sendable {
 
     /// Creates a loop, ready to ``run()``.
     ///
-    /// - Throws: ``EventLoopError`` if `uv_loop_init` or `uv_async_init` fails, for example
+    /// - Throws: ``LibUVEventLoopError`` if `uv_loop_init` or `uv_async_init` fails, for example
     ///   `EMFILE` when the process is out of file descriptors.
-    public init() throws(EventLoopError) {
+    public init() throws(LibUVEventLoopError) {
         let loop = UnsafeMutablePointer<uv_loop_t>.allocate(capacity: 1)
         let wake = UnsafeMutablePointer<uv_async_t>.allocate(capacity: 1)
         do {
-            try EventLoopError.check(uv_loop_init(loop), "uv_loop_init")
+            try LibUVEventLoopError.check(uv_loop_init(loop), "uv_loop_init")
         } catch {
             loop.deallocate()
             wake.deallocate()
@@ -111,13 +111,13 @@ public final class EventLoop: @unchecked Sendable {
         }
         let asyncResult = uv_async_init(loop, wake) { handle in
             guard let handle else { return }
-            EventLoop.from(handle.pointee.data).drainQueue()
+            LibUVEventLoop.from(handle.pointee.data).drainQueue()
         }
         if asyncResult < 0 {
             _ = uv_loop_close(loop)
             loop.deallocate()
             wake.deallocate()
-            throw EventLoopError(code: asyncResult, operation: "uv_async_init")
+            throw LibUVEventLoopError(code: asyncResult, operation: "uv_async_init")
         }
         uvLoop = loop
         wakeHandle = wake
@@ -129,7 +129,7 @@ public final class EventLoop: @unchecked Sendable {
         // `run()` and `startThread` keep `self` alive while the loop runs, so the phase is
         // `.idle` (never run) or `.closed` here.
         let (phase, thread) = shared.withLockedValue { ($0.phase, $0.thread) }
-        precondition(phase != .running, "an EventLoop was deinitialised while running")
+        precondition(phase != .running, "a LibUVEventLoop was deinitialised while running")
         // A `startThread` loop stopped with `shutdown()` alone: nobody will join its thread
         // (which may be the one running this deinit), so let it clean up after itself.
         thread?.detach()
@@ -139,16 +139,16 @@ public final class EventLoop: @unchecked Sendable {
             uv_close(uvHandle(wakeHandle), nil)
             uv_run(uvLoop, UV_RUN_NOWAIT)
             let result = uv_loop_close(uvLoop)
-            assert(result == 0, "uv_loop_close failed in EventLoop.deinit: \(result)")
+            assert(result == 0, "uv_loop_close failed in LibUVEventLoop.deinit: \(result)")
         }
         wakeHandle.deallocate()
         uvLoop.deallocate()
     }
 
     /// The loop that `data` (a `uv_handle_t.data` set by this type) points to.
-    static func from(_ data: UnsafeMutableRawPointer?) -> EventLoop {
-        guard let data else { preconditionFailure("a libuv handle without its EventLoop") }
-        return Unmanaged<EventLoop>.fromOpaque(data).takeUnretainedValue()
+    static func from(_ data: UnsafeMutableRawPointer?) -> LibUVEventLoop {
+        guard let data else { preconditionFailure("a libuv handle without its LibUVEventLoop") }
+        return Unmanaged<LibUVEventLoop>.fromOpaque(data).takeUnretainedValue()
     }
 
     // MARK: - Running
@@ -164,7 +164,7 @@ public final class EventLoop: @unchecked Sendable {
     /// the thread's signal mask is restored when `run()` returns.
     public func run() {
         shared.withLockedValue { state in
-            precondition(state.phase == .idle, "EventLoop.run() was called twice; a loop runs once")
+            precondition(state.phase == .idle, "LibUVEventLoop.run() was called twice; a loop runs once")
             state.phase = .running
         }
         let sigpipe = SIGPIPEBlock.begin()
@@ -214,7 +214,7 @@ public final class EventLoop: @unchecked Sendable {
     /// after the loop took its final batch under the same lock, so it is open here.
     func wakeLoop() {
         let result = uv_async_send(wakeHandle)
-        precondition(result == 0, "uv_async_send failed: \(EventLoopError(code: result, operation: "uv_async_send"))")
+        precondition(result == 0, "uv_async_send failed: \(LibUVEventLoopError(code: result, operation: "uv_async_send"))")
     }
 
     /// The `uv_async_t` callback: runs everything queued so far, outside the lock.
@@ -233,8 +233,8 @@ public final class EventLoop: @unchecked Sendable {
     /// The loop running on the calling thread (inside its ``run()``), if any.
     ///
     /// A Realm opened on a loop thread delivers its notifications through that loop.
-    public static var current: EventLoop? {
-        runningLoopMarker.current.map { Unmanaged<EventLoop>.fromOpaque($0).takeUnretainedValue() }
+    public static var current: LibUVEventLoop? {
+        runningLoopMarker.current.map { Unmanaged<LibUVEventLoop>.fromOpaque($0).takeUnretainedValue() }
     }
 
     /// Whether the calling thread is the one running this loop.
@@ -254,7 +254,7 @@ public final class EventLoop: @unchecked Sendable {
     public func preconditionInEventLoop(file: StaticString = #fileID, line: UInt = #line) {
         precondition(
             inEventLoop,
-            "This must run on the EventLoop's thread; hop there with execute(_:)",
+            "This must run on the LibUVEventLoop's thread; hop there with execute(_:)",
             file: file, line: line
         )
     }

@@ -116,7 +116,7 @@ public struct ObjectId: Sendable, Hashable, Comparable {
     public init(timestamp: Date, machineId: Int, processId: Int) {
         // A date outside the 64-bit range is clamped, never trapped on (as Realm converts it
         // through its Timestamp); the id keeps the low 32 bits of the seconds.
-        let seconds = UInt32(truncatingIfNeeded: Timestamp(timestamp).seconds)
+        let seconds = UInt32(truncatingIfNeeded: Self.wholeSeconds(timestamp))
         let machine = UInt64(truncatingIfNeeded: machineId)
         let process = UInt64(truncatingIfNeeded: processId)
         var head = UInt64(seconds) << 32
@@ -174,6 +174,17 @@ public struct ObjectId: Sendable, Hashable, Comparable {
     ///   - rhs: Another ObjectId to compare.
     public static func < (lhs: ObjectId, rhs: ObjectId) -> Bool {
         (lhs.head, lhs.tail) < (rhs.head, rhs.tail)
+    }
+
+    /// The whole seconds of `date` since the epoch, rounded down and clamped to `Int64`'s range
+    /// (a NaN time is the epoch).
+    private static func wholeSeconds(_ date: Date) -> Int64 {
+        let interval = date.timeIntervalSince1970.rounded(.down)
+        guard !interval.isNaN else { return 0 }
+        // 2^63 is the first double Int64 cannot hold; -2^63 is exactly Int64.min.
+        guard interval < 9_223_372_036_854_775_808.0 else { return .max }
+        guard interval >= -9_223_372_036_854_775_808.0 else { return .min }
+        return Int64(interval)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

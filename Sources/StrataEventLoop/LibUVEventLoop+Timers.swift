@@ -1,4 +1,4 @@
-extension EventLoop {
+extension LibUVEventLoop {
     /// Calls `body` on the loop thread after `delay`, and then every `interval` if one is given.
     ///
     /// Must be called on the loop thread (it traps otherwise); from another thread use

@@ -1,6 +1,6 @@
 import CLibUV
 
-extension EventLoop {
+extension LibUVEventLoop {
     /// Stops the loop: refuses new work, runs what is queued, closes every handle.
     ///
     /// Callable from any thread, including the loop thread, any number of times. It returns at

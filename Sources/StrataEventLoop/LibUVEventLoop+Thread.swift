@@ -1,4 +1,4 @@
-extension EventLoop {
+extension LibUVEventLoop {
     /// Creates a loop and runs it on a new thread; returns once the loop is running.
     ///
     /// Stop it with ``shutdownAndWait()``, which also joins the thread.
@@ -6,10 +6,10 @@ extension EventLoop {
     /// - Parameter name: The thread's name, as debuggers and `top -H` show it (Linux keeps the
     ///   first 15 bytes).
     /// - Returns: The running loop.
-    /// - Throws: ``EventLoopError`` if the loop cannot be initialised (`uv_loop_init`,
+    /// - Throws: ``LibUVEventLoopError`` if the loop cannot be initialised (`uv_loop_init`,
     ///   `uv_async_init`) or the thread cannot be created (`pthread_create`, e.g. `EAGAIN`).
-    public static func startThread(name: String = "strata-loop") throws(EventLoopError) -> EventLoop {
-        let loop = try EventLoop()
+    public static func startThread(name: String = "strata-loop") throws(LibUVEventLoopError) -> LibUVEventLoop {
+        let loop = try LibUVEventLoop()
         let thread = try LoopThread.spawn(name: name) { loop.run() }
         loop.shared.withLockedValue { $0.thread = thread }
         loop.shared.wait(until: { $0.phase != .idle }, then: { _ in })

@@ -1,4 +1,4 @@
-extension EventLoop: Scheduler {
+extension LibUVEventLoop: StrataScheduler {
     /// Runs `work` on the loop thread; the same as ``execute(_:)``, dropping `work` after
     /// ``shutdown()``.
     ///

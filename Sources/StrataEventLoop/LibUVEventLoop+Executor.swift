@@ -3,10 +3,10 @@
 ///
 /// ```swift
 /// actor DogWatcher {
-///     let loop: EventLoop
+///     let loop: LibUVEventLoop
 ///     nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 ///
-///     init(loop: EventLoop) { self.loop = loop }
+///     init(loop: LibUVEventLoop) { self.loop = loop }
 ///
 ///     func watch(_ configuration: Realm.Configuration) async throws {
 ///         let realm = try Realm(configuration: configuration)   // on the loop thread
@@ -17,7 +17,7 @@
 ///
 /// It is also a task executor: `Task(executorPreference: loop) { … }` starts and runs a task on
 /// the loop thread without a thread of the cooperative pool.
-extension EventLoop: SerialExecutor, TaskExecutor {
+extension LibUVEventLoop: SerialExecutor, TaskExecutor {
     /// Runs `job` on the loop thread, after the closures already queued.
     ///
     /// Traps when the loop was shut down: the job could never run, and the task awaiting it
@@ -27,7 +27,7 @@ extension EventLoop: SerialExecutor, TaskExecutor {
         let serial = asUnownedSerialExecutor()
         let task = asUnownedTaskExecutor()
         let accepted = execute { job.runSynchronously(isolatedTo: serial, taskExecutor: task) }
-        precondition(accepted, "a job was enqueued on an EventLoop that was shut down; stop the loop after its actors finish")
+        precondition(accepted, "a job was enqueued on a LibUVEventLoop that was shut down; stop the loop after its actors finish")
     }
 
     /// This loop as the executor of an actor.

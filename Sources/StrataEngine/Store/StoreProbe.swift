@@ -1,0 +1,42 @@
+/// The counters and commit hook the benchmark harness reads from the store behind a Realm file.
+///
+/// The harness is a package of its own (so that Strata's users never build GRDB), so it cannot
+/// use the engine's `package` API; this is the whole of what it needs, public only as the
+/// `Benchmarks` SPI (`@_spi(Benchmarks) import StrataEngine`) and not part of Strata's API.
+///
+/// ```swift
+/// let probe = try StoreProbe(path: realmFile, durability: .full)   // the Realm's own store
+/// let id = probe.addPublishObserver { version in stamp(version) }
+/// print(probe.commits, probe.groupSyncs)
+/// probe.removePublishObserver(id)
+/// ```
+@_spi(Benchmarks) public final class StoreProbe: Sendable {
+    private let store: Store
+
+    /// Opens (or joins, if a Realm has it open in this process) the file store at `path`.
+    ///
+    /// - Throws: `StrataError` as opening the store does.
+    public init(path: String, durability: Durability) throws {
+        store = try Store.open(StoreConfiguration(location: .file(path: path), durability: durability))
+    }
+
+    /// Commits written since the store opened.
+    public var commits: UInt64 { store.statistics.commits }
+
+    /// Log syncs group commit ran since the store opened (fewer than ``commits`` when concurrent
+    /// commits shared one).
+    public var groupSyncs: UInt64 { store.statistics.groupSyncs }
+
+    /// Calls `body` with each new version as it is published, on the committing thread, before
+    /// notifiers see it.
+    ///
+    /// - Returns: the id to pass to ``removePublishObserver(_:)``.
+    public func addPublishObserver(_ body: @escaping @Sendable (UInt64) -> Void) -> Int {
+        store.addPublishObserver(body)
+    }
+
+    /// Stops calling the observer registered under `id`.
+    public func removePublishObserver(_ id: Int) {
+        store.removePublishObserver(id)
+    }
+}
