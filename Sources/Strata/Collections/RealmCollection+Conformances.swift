@@ -36,7 +36,9 @@ extension Results {
 /// The operations of Realm's keyed collection (`Map`), as Realm Swift's `RealmKeyedCollection`:
 /// queries over the values.
 public protocol RealmKeyedCollection: Sequence {
+    /// The type of the keys (`String`).
     associatedtype Key: _MapKey
+    /// The type of the values.
     associatedtype Value: RealmCollectionValue
     /// The Realm managing the collection, or nil while unmanaged.
     var realm: Realm? { get }

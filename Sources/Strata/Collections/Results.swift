@@ -70,6 +70,8 @@ public struct Results<Element: RealmCollectionValue>: RealmCollection, CustomStr
 
     public var description: String { "Results<\(Element.self)> (\(count) elements)" }
 
+    /// Whether both are the same query (source, predicate, sort and distinct) on the same Realm
+    /// instance.
     public static func == (lhs: Results, rhs: Results) -> Bool {
         lhs.owner.state === rhs.owner.state && lhs.source == rhs.source && lhs.query == rhs.query
     }

@@ -15,7 +15,24 @@ public protocol CustomEventRepresentable {
 /// How much a logger is told, as Realm Swift's `SyncLogLevel` (event recording is Strata's
 /// only user of it: there is no sync).
 public enum SyncLogLevel: Int, Sendable, Comparable {
-    case off, fatal, error, warn, info, detail, debug, trace, all
+    /// Nothing is logged.
+    case off
+    /// Only errors that end the operation.
+    case fatal
+    /// Errors.
+    case error
+    /// Errors and warnings.
+    case warn
+    /// Errors, warnings and high-level progress.
+    case info
+    /// As `info`, with more detail.
+    case detail
+    /// As `detail`, with debugging output.
+    case debug
+    /// As `debug`, with traces of every step.
+    case trace
+    /// Everything.
+    case all
 
     public static func < (lhs: SyncLogLevel, rhs: SyncLogLevel) -> Bool { lhs.rawValue < rhs.rawValue }
 }

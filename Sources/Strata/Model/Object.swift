@@ -15,7 +15,7 @@ import StrataEngine
 /// ```
 ///
 /// Managed objects with a primary key are equal when they are the same row; managed objects
-/// without one are equal only to themselves (use ``isSameObject(as:)``).
+/// without one are equal only to themselves (use ``ObjectBase/isSameObject(as:)``).
 ///
 /// As in Realm Swift, `Object` is not `Identifiable` itself: declare
 /// `class Item: Object, ObjectKeyIdentifiable` to get a stable `id`.

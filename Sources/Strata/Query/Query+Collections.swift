@@ -66,6 +66,7 @@ extension Query where T: MapQueryable {
 
 /// Implementation detail: lets queries reach a `Map`'s keys and values.
 public protocol MapQueryable {
+    /// The map's value type.
     associatedtype MapValue
 }
 

@@ -50,7 +50,7 @@ extension Realm {
         public var maximumNumberOfActiveVersions: UInt?
         /// When a commit counts as done (Strata's own setting; Realm always syncs): `.full`
         /// (the default) syncs before returning, `.normal` survives process crashes but may
-        /// lose the last commits on power loss. See ``Durability``.
+        /// lose the last commits on power loss. See `Durability`.
         public var durability: Durability
         /// Turns on event recording (``Realm/events``); nil (the default) leaves it off.
         public var eventConfiguration: EventConfiguration?

@@ -45,7 +45,7 @@ extension Realm {
     /// Traps if a write transaction is already open on this Realm ("The Realm is already in a
     /// write transaction"). A failure to begin (a read-only Realm, an earlier sync failure, more
     /// active versions than ``Configuration/maximumNumberOfActiveVersions`` allows) is thrown by
-    /// the matching ``commitWrite()``.
+    /// the matching ``Realm/commitWrite(withoutNotifying:)``.
     public func beginWrite() {
         verifyThread()
         precondition(!state.isFrozen, "Can't perform transactions on a frozen Realm")

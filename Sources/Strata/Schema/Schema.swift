@@ -2,8 +2,32 @@ import StrataEngine
 
 /// The kind of a property, as Realm Swift's `PropertyType`.
 public enum PropertyType: Int, Sendable, CustomStringConvertible {
-    case int = 0, bool = 1, string = 2, data = 3, any = 9, date = 4, float = 5, double = 6, object = 7
-    case linkingObjects = 8, objectId = 10, decimal128 = 11, UUID = 12
+    /// An integer of any width (`Int`, `Int8` … `Int64`).
+    case int = 0
+    /// A `Bool`.
+    case bool = 1
+    /// A `String`.
+    case string = 2
+    /// `Data`.
+    case data = 3
+    /// An `AnyRealmValue`.
+    case any = 9
+    /// A `Date`.
+    case date = 4
+    /// A `Float`.
+    case float = 5
+    /// A `Double`.
+    case double = 6
+    /// A link to an object (or an embedded object).
+    case object = 7
+    /// `LinkingObjects`: the objects linking to this one through a property.
+    case linkingObjects = 8
+    /// An `ObjectId`.
+    case objectId = 10
+    /// A `Decimal128`.
+    case decimal128 = 11
+    /// A `UUID`.
+    case UUID = 12
 
     init(_ column: _ColumnDescription) {
         if column.isLinkingObjects {

@@ -7,7 +7,7 @@ extension Realm {
     /// asynchronous writes run on the actor.
     ///
     /// Any actor works, whatever its executor (the default one, the main actor, or an actor
-    /// whose executor is an ``LibUVEventLoop``). Deliveries reach the actor as jobs of one task
+    /// whose executor is a `LibUVEventLoop`). Deliveries reach the actor as jobs of one task
     /// isolated to it, so they run in order whenever the actor is free (between its other jobs or
     /// at their suspension points). Using the Realm from outside the actor traps.
     ///
