@@ -3,10 +3,17 @@ import GRDB
 
 // strata-bench: WORKLOAD.md's workloads on Strata and GRDB.swift side by side, in one process,
 // alternating GRDB and Strata repetition by repetition. Prints one JSON line per workload per
-// store, then a markdown table. Usage: strata-bench [--quick] [--only W1,W7,scaling,…]
+// store, then a markdown table. Usage: strata-bench [--quick] [--only W1,W7,scaling,scale,…]
+// [--scale-full | --scale-rows 1000000,5000000] [--scale-plot scale.svg]
 if let store = Options.value(after: W9Memory.childFlag) {
     do { try W9Memory.childMain(store) } catch {
         FileHandle.standardError.write(Data("W9 child failed: \(error)\n".utf8))
+        exit(1)
+    }
+}
+if let index = CommandLine.arguments.firstIndex(of: ScaleChild.flag) {
+    do { try ScaleChild.main(Array(CommandLine.arguments[(index + 1)...])) } catch {
+        FileHandle.standardError.write(Data("scale child failed: \(error)\n".utf8))
         exit(1)
     }
 }
@@ -47,6 +54,7 @@ do {
     if Options.runs("property") { try PropertyAccess.run(table) }
     if Options.runs("groupcommit") { try GroupCommit.run(table) }
     if Options.runs("allocations") { try Allocations.run(table) }
+    if Options.runs("scale") { try ScaleSeries.run(table) } // last: minutes of building large stores
 } catch {
     print("BENCHMARK FAILED: \(error)")
     FileHandle.standardError.write(Data("BENCHMARK FAILED: \(error)\n".utf8))

@@ -8,6 +8,7 @@
 /// let probe = try StoreProbe(path: realmFile, durability: .full)   // the Realm's own store
 /// let id = probe.addPublishObserver { version in stamp(version) }
 /// print(probe.commits, probe.groupSyncs)
+/// try probe.checkpoint()
 /// probe.removePublishObserver(id)
 /// ```
 @_spi(Benchmarks) public final class StoreProbe: Sendable {
@@ -26,6 +27,14 @@
     /// Log syncs group commit ran since the store opened (fewer than ``commits`` when concurrent
     /// commits shared one).
     public var groupSyncs: UInt64 { store.statistics.groupSyncs }
+
+    /// Writes a checkpoint of the newest version now and trims the log it covers (the scale
+    /// series measures what a checkpoint writes, and opens stores after a clean close).
+    ///
+    /// - Throws: `StrataError` when a file cannot be written.
+    public func checkpoint() throws {
+        try store.checkpoint()
+    }
 
     /// Calls `body` with each new version as it is published, on the committing thread, before
     /// notifiers see it.
