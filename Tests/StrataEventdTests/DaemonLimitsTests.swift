@@ -49,8 +49,7 @@ struct DaemonLimitsTests {
         defer { daemon.terminate() }
         // A 10 MB result: more than the kernel's socket buffers hold (about 4 MB here), so its pages stall.
         let feeder = try daemon.client()
-        let big = String(repeating: "x", count: 8_000)
-        for round in 0..<3 { try ingest(feeder, (0..<400).map { textEventLine("seed-\(round)-\($0)", text: big) }) }
+        try seedLargeEvents(feeder, rounds: 3)
         let baseline = daemon.residentBytes
 
         // 30 subscriptions of everything on a connection that never reads, then updates.
@@ -79,8 +78,7 @@ struct DaemonLimitsTests {
         """)
         defer { daemon.terminate() }
         let feeder = try daemon.client()
-        let big = String(repeating: "x", count: 8_000)
-        for round in 0..<2 { try ingest(feeder, (0..<400).map { textEventLine("seed-\(round)-\($0)", text: big) }) }
+        try seedLargeEvents(feeder, rounds: 2)
         let sleeper = try daemon.client()
         sleeper.send(line: #"{"subscribe":"TRUEPREDICATE"}"#)
         #expect(waitUntil(timeout: 30) { (try? daemon.limitCounter("slowReadersDisconnected")) == 1 })
@@ -202,6 +200,15 @@ struct DaemonLimitsTests {
     // MARK: - Helpers
 
     /// Sends `lines` and waits for one ack each.
+    /// Stores `rounds` × 400 events of 8 kB of text (3.2 MB a round), so that an initial result
+    /// of everything is larger than the kernel's socket buffers.
+    private func seedLargeEvents(_ feeder: LineClient, rounds: Int) throws {
+        let big = String(repeating: "x", count: 8_000)
+        for round in 0..<rounds {
+            try ingest(feeder, (0..<400).map { textEventLine("seed-\(round)-\($0)", text: big) })
+        }
+    }
+
     private func ingest(_ client: LineClient, _ lines: [String]) throws {
         client.send(Array(lines.map { $0 + "\n" }.joined().utf8))
         for _ in lines {

@@ -22,20 +22,13 @@ struct IngestWriterTests {
         let writer = IngestWriter(configuration: configuration, config: config, statistics: statistics,
                                   logger: Logger(label: "test"))
         writer.start()
-        let outcomes = LockedOutcomes()
-        let done = DispatchGroup()
+        let outcomes = OutcomeRecorder()
         let events = [event("a"), event("b", amount: 500), event("a"), event("c")]
         for batch in [Array(events.prefix(2)), Array(events.suffix(2)), [event("b")]] {
-            let submissions = batch.map { incoming in
-                done.enter()
-                return IngestWriter.Submission(event: incoming) { result in
-                    outcomes.append(incoming.id, result)
-                    done.leave()
-                }
-            }
+            let submissions = outcomes.submissions(batch)
             #expect(writer.submit(submissions) == submissions.count)
         }
-        done.wait()
+        outcomes.wait()
         writer.stop()
         #expect(outcomes.all.map { "\($0.0):\($0.1)" }.sorted()
                 == ["a:duplicate", "a:stored", "b:duplicate", "b:stored", "c:stored"])
@@ -78,19 +71,12 @@ struct IngestWriterTests {
         var dollar = event("dollar")
         dollar.payload = .object(["nested": .object(["$set": .int(1)])])
         events.insert(dollar, at: 30)
-        let outcomes = LockedOutcomes()
-        let done = DispatchGroup()
-        let submissions = events.map { incoming in
-            done.enter()
-            return IngestWriter.Submission(event: incoming) { result in
-                outcomes.append(incoming.id, result)
-                done.leave()
-            }
-        }
+        let outcomes = OutcomeRecorder()
+        let submissions = outcomes.submissions(events)
         // Queued before the writer starts, so that they form one batch.
         #expect(writer.submit(submissions) == submissions.count)
         writer.start()
-        done.wait()
+        outcomes.wait()
         writer.stop()
         let byId = Dictionary(uniqueKeysWithValues: outcomes.all)
         #expect(byId["bad"] == "store_failed" && byId["dollar"] == "store_failed")
@@ -123,18 +109,11 @@ struct IngestWriterTests {
         }
         let writer = IngestWriter(configuration: configuration, config: DaemonConfig(),
                                   statistics: DaemonStatistics(windowSeconds: 60), logger: Logger(label: "test"))
-        let outcomes = LockedOutcomes()
-        let done = DispatchGroup()
-        let submissions = events.map { incoming in
-            done.enter()
-            return IngestWriter.Submission(event: incoming) { result in
-                outcomes.append(incoming.id, result)
-                done.leave()
-            }
-        }
+        let outcomes = OutcomeRecorder()
+        let submissions = outcomes.submissions(events)
         #expect(writer.submit(submissions) == submissions.count)
         writer.start()
-        done.wait()
+        outcomes.wait()
         writer.stop()
         #expect(outcomes.all.allSatisfy { $0.1 == "stored" }, "\(outcomes.all)")
         keeper.refresh()
@@ -160,15 +139,31 @@ struct IngestWriterTests {
     }
 }
 
-private final class LockedOutcomes: @unchecked Sendable {
+/// Makes submissions whose outcomes it records, and waits for all of them.
+private final class OutcomeRecorder: @unchecked Sendable {
+    // Safety: `values` is only touched under `lock`; `done` is thread-safe.
     private let lock = NSLock()
     private var values: [(String, String)] = []
-    func append(_ id: String, _ result: Result<IngestWriter.Outcome, IngestRejection>) {
-        let text = switch result {
-        case .success(let outcome): "\(outcome)"
-        case .failure(let rejection): rejection.code
+    private let done = DispatchGroup()
+
+    /// One submission per event, each recording its outcome (as the outcome or the rejection code).
+    func submissions(_ events: [IncomingEvent]) -> [IngestWriter.Submission] {
+        events.map { incoming in
+            done.enter()
+            return IngestWriter.Submission(event: incoming) { result in
+                let text = switch result {
+                case .success(let outcome): "\(outcome)"
+                case .failure(let rejection): rejection.code
+                }
+                self.lock.withLock { self.values.append((incoming.id, text)) }
+                self.done.leave()
+            }
         }
-        lock.withLock { values.append((id, text)) }
     }
+
+    /// Waits until every submission made so far has its outcome.
+    func wait() { done.wait() }
+
+    /// (event id, outcome) in the order the outcomes arrived.
     var all: [(String, String)] { lock.withLock { values } }
 }

@@ -738,19 +738,29 @@ struct TypeTableTests {
 
     @Test("List, MutableSet and Map<String, T> of every required type round-trip through a reopened file")
     func requiredCollectionsRoundTrip() throws {
+        try collectionsRoundTrip(TTRequiredCollections.self, Self.requiredCases)
+    }
+
+    @Test("List, MutableSet and Map<String, T?> of every optional type keep nil elements through a reopened file")
+    func optionalCollectionsRoundTrip() throws {
+        try collectionsRoundTrip(TTOptionalCollections.self, Self.optionalCases)
+    }
+
+    /// Fills an object with `cases` unmanaged and another while managed, checking both before
+    /// and after the file is reopened.
+    private func collectionsRoundTrip<Holder: Object>(_ type: Holder.Type, _ cases: [CollectionCase<Holder>]) throws {
         let url = try ttTemporaryRealmURL()
         defer { ttRemoveRealm(at: url) }
-        let config = ttFileConfig(url, [TTRequiredCollections.self])
-        let cases = Self.requiredCases
+        let config = ttFileConfig(url, [Holder.self])
         try {
             let realm = try Realm(configuration: config)
-            let unmanaged = TTRequiredCollections()
+            let unmanaged = Holder()
             for testCase in cases { testCase.fill(unmanaged) }
             for testCase in cases { testCase.check(unmanaged, "unmanaged") }
             try realm.write { realm.add(unmanaged) }
             for testCase in cases { testCase.check(unmanaged, "after add") }
             // The same values appended to an already managed object.
-            let managed = TTRequiredCollections()
+            let managed = Holder()
             try realm.write {
                 realm.add(managed)
                 for testCase in cases { testCase.fill(managed) }
@@ -758,36 +768,7 @@ struct TypeTableTests {
             for testCase in cases { testCase.check(managed, "filled while managed") }
         }()
         let realm = try Realm(configuration: config)
-        let objects = realm.objects(TTRequiredCollections.self)
-        try #require(objects.count == 2)
-        for testCase in cases {
-            testCase.check(objects[0], "after reopen (added)")
-            testCase.check(objects[1], "after reopen (filled managed)")
-        }
-    }
-
-    @Test("List, MutableSet and Map<String, T?> of every optional type keep nil elements through a reopened file")
-    func optionalCollectionsRoundTrip() throws {
-        let url = try ttTemporaryRealmURL()
-        defer { ttRemoveRealm(at: url) }
-        let config = ttFileConfig(url, [TTOptionalCollections.self])
-        let cases = Self.optionalCases
-        try {
-            let realm = try Realm(configuration: config)
-            let unmanaged = TTOptionalCollections()
-            for testCase in cases { testCase.fill(unmanaged) }
-            for testCase in cases { testCase.check(unmanaged, "unmanaged") }
-            try realm.write { realm.add(unmanaged) }
-            for testCase in cases { testCase.check(unmanaged, "after add") }
-            let managed = TTOptionalCollections()
-            try realm.write {
-                realm.add(managed)
-                for testCase in cases { testCase.fill(managed) }
-            }
-            for testCase in cases { testCase.check(managed, "filled while managed") }
-        }()
-        let realm = try Realm(configuration: config)
-        let objects = realm.objects(TTOptionalCollections.self)
+        let objects = realm.objects(Holder.self)
         try #require(objects.count == 2)
         for testCase in cases {
             testCase.check(objects[0], "after reopen (added)")
