@@ -69,6 +69,41 @@ struct DaemonLimitsTests {
         #expect(feeder.readLine() == #"{"ack":"after-slow-reader"}"#)
     }
 
+    @Test("a client that completes no line for idleTimeoutSeconds (silent, or trickling bytes without a newline) gets one error line and the close; a subscriber and an active client stay")
+    func idleClientsAreClosed() throws {
+        let daemon = try DaemonProcess(dataPath: DaemonProcess.temporaryPath(), config: """
+        limits:
+          idleTimeoutSeconds: 1
+        """)
+        defer { daemon.terminate() }
+        let silent = try daemon.client()
+        let trickler = try daemon.client()
+        let subscriber = try daemon.client()
+        subscriber.send(line: #"{"subscribe":"TRUEPREDICATE"}"#)
+        #expect(subscriber.readLine() == #"{"subscribed":1}"#)
+        #expect(subscriber.readLine()?.hasPrefix(#"{"initial""#) == true)
+        let active = try daemon.client()
+        // For 2.5 s (2.5 timeouts): the trickler sends a byte of an unfinished line every 250 ms,
+        // the active client a request every 250 ms.
+        trickler.send(Array(#"{"id":"#.utf8))
+        for _ in 0..<10 {
+            usleep(250_000)
+            trickler.send(Array("x".utf8))
+            active.send(line: #"{"stats":true}"#)
+            #expect(active.readLine()?.hasPrefix(#"{"stats""#) == true)
+        }
+        for client in [silent, trickler] {
+            #expect(client.readLine() == #"{"error":"no complete line for 1 s: closed"}"#)
+            #expect(client.readLine() == nil)
+        }
+        #expect(try daemon.limitCounter("idleDisconnected") == 2)
+
+        // The subscriber, idle but listening, still gets updates.
+        active.send(line: eventLine("after-idle"))
+        #expect(active.readLine() == #"{"ack":"after-idle"}"#)
+        #expect(subscriber.readLine()?.contains("after-idle") == true)
+    }
+
     @Test("a subscriber that leaves a page of its initial result unread past pageTimeoutSeconds is disconnected")
     func unreadPageTimesOut() throws {
         let daemon = try DaemonProcess(dataPath: DaemonProcess.temporaryPath(), config: """

@@ -8,6 +8,7 @@
 ///   maxQueuedOutputBytes: 8388608    # a client that reads slower than its replies are produced is disconnected
 ///   initialPageBytes: 262144         # a subscription's initial result is sent in pages of about this size
 ///   pageTimeoutSeconds: 30           # a client that leaves a page unread this long is disconnected
+///   idleTimeoutSeconds: 300          # a client that completes no line this long (and has no subscription) is closed
 ///   maxQueryBytes: 4096              # longer subscription queries are refused
 ///   maxPatternLength: 256            # longer LIKE / CONTAINS / BEGINSWITH / ENDSWITH operands are refused
 ///   subscriptionBudgetMillis: 50     # notifier CPU one subscription may use per commit before it is cancelled
@@ -24,6 +25,11 @@ public struct DaemonLimits: Codable, Sendable, Equatable {
     /// is disconnected as a slow reader (the snapshot the pages come from pins a version, and the
     /// store keeps every changeset after a pinned version).
     public var pageTimeoutSeconds = 30
+    /// How long a connection may go without completing a line while it has no subscription and
+    /// no reply pending; then it gets one error line and is closed (a silent client, or one that
+    /// sends a byte now and then without a newline, would otherwise hold a connection slot
+    /// forever).
+    public var idleTimeoutSeconds = 300
     /// The longest subscription query, in UTF-8 bytes (RQL text plus the sort key path).
     public var maxQueryBytes = 4_096
     /// The longest string operand of `LIKE`, `CONTAINS`, `BEGINSWITH` and `ENDSWITH`, in
@@ -54,6 +60,7 @@ public struct DaemonLimits: Codable, Sendable, Equatable {
         maxQueuedOutputBytes = try positive(.maxQueuedOutputBytes, defaults.maxQueuedOutputBytes)
         initialPageBytes = try positive(.initialPageBytes, defaults.initialPageBytes)
         pageTimeoutSeconds = try positive(.pageTimeoutSeconds, defaults.pageTimeoutSeconds)
+        idleTimeoutSeconds = try positive(.idleTimeoutSeconds, defaults.idleTimeoutSeconds)
         maxQueryBytes = try positive(.maxQueryBytes, defaults.maxQueryBytes)
         maxPatternLength = try positive(.maxPatternLength, defaults.maxPatternLength)
         subscriptionBudgetMillis = try positive(.subscriptionBudgetMillis, defaults.subscriptionBudgetMillis)

@@ -19,6 +19,8 @@ extension DaemonConfig {
         public static let initialPageBytes = 1_024...(64 << 20)
         /// `limits.pageTimeoutSeconds`: up to an hour (a waiting page pins a version).
         public static let pageTimeoutSeconds = 1...3_600
+        /// `limits.idleTimeoutSeconds`: up to a day.
+        public static let idleTimeoutSeconds = 1...86_400
         /// `limits.maxQueryBytes`: up to 1 MiB of RQL.
         public static let maxQueryBytes = 1...(1 << 20)
         /// `limits.maxPatternLength`: up to 64 Ki characters.
@@ -41,6 +43,7 @@ extension DaemonConfig {
         try Self.check("limits.maxQueuedOutputBytes", limits.maxQueuedOutputBytes, in: Bounds.maxQueuedOutputBytes)
         try Self.check("limits.initialPageBytes", limits.initialPageBytes, in: Bounds.initialPageBytes)
         try Self.check("limits.pageTimeoutSeconds", limits.pageTimeoutSeconds, in: Bounds.pageTimeoutSeconds)
+        try Self.check("limits.idleTimeoutSeconds", limits.idleTimeoutSeconds, in: Bounds.idleTimeoutSeconds)
         try Self.check("limits.maxQueryBytes", limits.maxQueryBytes, in: Bounds.maxQueryBytes)
         try Self.check("limits.maxPatternLength", limits.maxPatternLength, in: Bounds.maxPatternLength)
         try Self.check("limits.subscriptionBudgetMillis", limits.subscriptionBudgetMillis,

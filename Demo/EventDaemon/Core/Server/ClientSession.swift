@@ -87,6 +87,10 @@ final class ClientSession {
         }
     }
 
+    /// Whether the session waits for nothing from the daemon: no subscription and every line
+    /// answered (so a client that sends nothing is idle, not waiting).
+    var isIdle: Bool { subscription == nil && nextReply > lineNumber }
+
     /// Reports a line the framer refused (too long) or cut off (the client went away).
     func refuse(_ rejection: IngestRejection) {
         guard !hasHungUp else { return }

@@ -111,5 +111,7 @@ extension DaemonStatistics {
         case subscriptionsCancelled
         /// TCP clients closed for a missing or wrong `{"auth":…}` first line.
         case authFailures
+        /// Connections closed after `idleTimeoutSeconds` without a complete line.
+        case idleDisconnected
     }
 }

@@ -1,14 +1,51 @@
 import Strata
 
 /// A listener whose connections speak the daemon's NDJSON protocol: each connection gets a
-/// line framer and a ``ClientSession``. Lives on the daemon's loop thread.
+/// line framer and a ``ClientSession``; one that stays idle past `limits.idleTimeoutSeconds` is
+/// closed. Lives on the daemon's loop thread.
 final class LineServer {
     private let listener: StreamListener
-    private var connections: [ObjectIdentifier: StreamConnection] = [:]
+    private var connections: [ObjectIdentifier: Client] = [:]
     private var accepting = true
+    /// The repeating check for idle connections.
+    private var idleSweep: TimerHandle?
+
+    /// One open connection (held here while it is open) and when it last completed a line.
+    private final class Client {
+        let connection: StreamConnection
+        let session: ClientSession
+        let writer: LineWriter
+        var lastLine = ContinuousClock.now
+
+        init(_ connection: StreamConnection, _ session: ClientSession, _ writer: LineWriter) {
+            (self.connection, self.session, self.writer) = (connection, session, writer)
+        }
+    }
 
     private init(listener: StreamListener) {
         self.listener = listener
+    }
+
+    /// Starts the idle check: every quarter of the timeout (at most every 5 s), connections
+    /// idle for longer than `limits.idleTimeoutSeconds` get one error line and are closed.
+    private func watchIdleClients(on loop: LibUVEventLoop, context: DaemonContext) {
+        let timeout = Duration.seconds(context.limits.idleTimeoutSeconds)
+        let interval = min(timeout / 4, .seconds(5))
+        idleSweep = loop.scheduleTimer(after: interval, repeating: interval) { [weak self] in
+            self?.closeIdleClients(olderThan: timeout, context: context)
+        }
+    }
+
+    private func closeIdleClients(olderThan timeout: Duration, context: DaemonContext) {
+        let now = ContinuousClock.now
+        for client in connections.values where client.session.isIdle && now - client.lastLine > timeout {
+            client.lastLine = now // once: the close may wait for queued replies to be written
+            context.statistics.noteLimit(.idleDisconnected)
+            let seconds = context.limits.idleTimeoutSeconds
+            context.logger.info("closed a client that completed no line for \(seconds) s")
+            client.writer.send(#"{"error":"no complete line for \#(seconds) s: closed"}"#)
+            client.writer.close()
+        }
     }
 
     /// The TCP port (0 for a Unix socket).
@@ -24,6 +61,7 @@ final class LineServer {
         }
         let server = LineServer(listener: listener)
         box.server = server
+        server.watchIdleClients(on: loop, context: context)
         return server
     }
 
@@ -35,6 +73,7 @@ final class LineServer {
                                                on: loop) { box.server?.accept($0, maxLineBytes, nil, context) }
         let server = LineServer(listener: listener)
         box.server = server
+        server.watchIdleClients(on: loop, context: context)
         return server
     }
 
@@ -55,14 +94,16 @@ final class LineServer {
         }
         context.openConnections += 1
         let id = ObjectIdentifier(connection)
-        connections[id] = connection
         context.statistics.noteConnections(1)
         let writer = LineWriter(connection, context: context)
         let session = ClientSession(connection: writer, context: context)
+        let client = Client(connection, session, writer)
+        connections[id] = client
         var framer = LineFramer(maxLineBytes: maxLineBytes)
         var awaitingAuth = authToken != nil
-        connection.onRead = { bytes in
+        connection.onRead = { [weak client] bytes in
             for event in framer.feed(bytes) {
+                client?.lastLine = ContinuousClock.now
                 if awaitingAuth {
                     // The first line must authenticate; anything else ends the connection.
                     guard case .line(let line) = event, let authToken,
@@ -107,12 +148,13 @@ final class LineServer {
     func stopAccepting() {
         accepting = false
         listener.close()
-        for connection in connections.values { connection.stopReading() }
+        idleSweep?.cancel()
+        for client in connections.values { client.connection.stopReading() }
     }
 
     /// Closes every connection after its queued replies were written.
     func closeAll() {
-        for connection in connections.values { connection.close() }
+        for client in connections.values { client.connection.close() }
         connections.removeAll()
     }
 }
