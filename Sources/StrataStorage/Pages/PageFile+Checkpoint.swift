@@ -78,6 +78,10 @@ extension PageFile {
         _ pages: [PageWrite], fields: PageFileHeader.CheckpointFields
     ) throws -> [(UInt64, [UInt8])] {
         try Self.validate(fields, pageSize: pageSize, path: path)
+        guard header.generation < UInt64.max else {
+            throw StrataError(.corruptFile, "page 0 of \(path) is damaged: its generation cannot grow", path: path,
+                              offset: 0)
+        }
         let generation = header.generation + 1
         var seen = Set<UInt64>()
         var images: [(UInt64, [UInt8])] = []

@@ -7,7 +7,8 @@ extension PageFileHeader {
 
     /// The header a file opens at, chosen from its two slots.
     ///
-    /// Each slot is decoded at the page size it names (slot 1 at offset pageSize). The valid slot
+    /// Each slot is decoded at the page size it names (slot 1 at offset pageSize: slot 0's when
+    /// slot 0 is valid, else wherever a page size puts a slot that checks out). The valid slot
     /// with the higher generation wins; a torn or damaged slot is skipped, so a crash while a
     /// checkpoint wrote its slot opens at the previous checkpoint. A slot counts only if its
     /// frame checks out, so a damaged version field falls back to the other slot too.
@@ -21,7 +22,9 @@ extension PageFileHeader {
     ///   slots are damaged, or when the file is shorter than the header's page count (naming
     ///   the first missing page).
     package static func current(in bytes: [UInt8], fileSize: UInt64, path: String) throws -> PageFileHeader {
-        let slots = [decodeSlot(0, in: bytes, path: path), decodeSlot(1, in: bytes, path: path)]
+        let first = decodeSlot(0, in: bytes, path: path)
+        let pageSize: Int? = if case .valid(let header) = first { header.pageSize } else { nil }
+        let slots = [first, decodeSlot(1, in: bytes, pageSize: pageSize, path: path)]
         var best: PageFileHeader?
         var newestUnknown: UInt32?
         var damage: [String] = []

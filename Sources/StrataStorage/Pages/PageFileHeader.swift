@@ -106,11 +106,13 @@ package struct PageFileHeader: Sendable, Equatable {
         case valid(PageFileHeader)
     }
 
-    /// Decodes slot `number` (0 or 1) from `bytes`, the start of a file, trying the page size the
-    /// slot names.
-    static func decodeSlot(_ number: UInt64, in bytes: [UInt8], path: String) -> Slot {
-        // Slot 1 sits at offset pageSize, unknown until a slot is read: try every page size.
-        let candidates = number == 0 ? [0] : Array(sequence(first: PageFrame.minimumPageSize) {
+    /// Decodes slot `number` (0 or 1) from `bytes`, the start of a file, at the page size the slot
+    /// names.
+    ///
+    /// - Parameter pageSize: for slot 1, the page size slot 0 gave, if it is valid; else every
+    ///   page size is tried (slot 1 sits at offset pageSize).
+    static func decodeSlot(_ number: UInt64, in bytes: [UInt8], pageSize: Int? = nil, path: String) -> Slot {
+        let candidates = number == 0 ? [0] : pageSize.map { [$0] } ?? Array(sequence(first: PageFrame.minimumPageSize) {
             $0 < PageFrame.maximumPageSize ? $0 * 2 : nil
         })
         var found: Slot = .absent

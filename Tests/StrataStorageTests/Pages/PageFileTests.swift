@@ -153,4 +153,17 @@ struct PageFileTests {
             #expect(error.message.contains("page transform 7"))
         }
     }
+
+    @Test("a header whose generation cannot grow refuses a checkpoint with corruptFile instead of trapping")
+    func exhaustedGeneration() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("store.pages")
+            let header = PageFileHeader(generation: .max, pageSize: 4096, storeID: 1,
+                                        checkpoint: .init(logVersion: 0, firstLogSegment: 0, pageCount: 2), transformID: 0)
+            try writeFile(path, [UInt8](repeating: 0, count: 4096) + header.encodeSlot())  // an odd generation: slot 1
+            let file = try PageFile.open(path: path)
+            #expect(file.header.generation == .max)
+            _ = try expectCorrupt { try file.checkpoint(pages: [2]) }
+        }
+    }
 }
