@@ -163,7 +163,10 @@ struct PageFileTests {
             try writeFile(path, [UInt8](repeating: 0, count: 4096) + header.encodeSlot())  // an odd generation: slot 1
             let file = try PageFile.open(path: path)
             #expect(file.header.generation == .max)
-            _ = try expectCorrupt { try file.checkpoint(pages: [2]) }
+            _ = try expectCorrupt {
+                try file.writeCheckpoint([.init(number: 2, kind: .treeLeaf, payload: [1])],
+                                         fields: .init(logVersion: 1, firstLogSegment: 1, pageCount: 3))
+            }
         }
     }
 }
