@@ -10,7 +10,10 @@ extension PageFile {
     /// Reads page `number` through the cache.
     ///
     /// Safe to call from many threads at once and while a checkpoint runs; a miss reads and
-    /// decodes the page outside the cache's lock.
+    /// decodes the page outside the cache's lock. The cache is keyed by page number: a
+    /// checkpoint replaces the cached copy of every page it writes, and since it writes only
+    /// pages no reader may reach (see ``writeCheckpoint(_:fields:)``), a read never meets a
+    /// stale copy.
     ///
     /// - Throws: ``StrataError/Code/corruptFile`` naming the file and page when the number is a
     ///   header slot or past the current header's page count, when the page fails its checks
