@@ -17,6 +17,8 @@ import StrataSupport
 /// A failed write or sync poisons the file (as the commit log's failed sync does; see
 /// ``SyncPoison``): every later checkpoint throws ``StrataError/Code/poisoned`` until the file is
 /// reopened, and the header of the last checkpoint that returned stays current.
+///
+/// The page file takes no file lock: the store that owns it locks it, as it locks its log.
 package final class PageFile: Sendable {
     /// How to open a page file.
     package struct Options: Sendable {

@@ -17,8 +17,8 @@ extension PageFileHeader {
     ///   - bytes: the first ``slotsSpan`` bytes of the file (fewer when the file is shorter).
     ///   - fileSize: the size of the whole file.
     /// - Throws: ``StrataError/Code/invalidFileFormat`` when neither slot has the magic (not a
-    ///   Strata page file) or the chosen slot was written in another file-format version (the
-    ///   message names it); ``StrataError/Code/corruptFile`` naming the file and page 0 when both
+    ///   Strata page file) or a slot whose frame checks out was written in another file-format
+    ///   version (the message names it: a later Strata wrote to the file); ``StrataError/Code/corruptFile`` naming the file and page 0 when both
     ///   slots are damaged, or when the file is shorter than the header's page count (naming
     ///   the first missing page).
     package static func current(in bytes: [UInt8], fileSize: UInt64, path: String) throws -> PageFileHeader {
