@@ -4,6 +4,8 @@
 //               changeset decoded
 //   checkpoint  bytes as a checkpoint file (CheckpointFile.read) or as its snapshot payload
 //   changeset   bytes as a changeset (the payload of a log record), decoded and applied
+//   page        bytes as a page of the paged store's page file or as its header slots, and as a
+//               page file opened and read (see `fuzzPage`)
 //
 //   swift build --scratch-path .build-fuzz -c debug --sanitize=fuzzer --product strata-storage-fuzz
 //   mkdir -p .build-fuzz/corpus-log
@@ -24,7 +26,7 @@ import StrataStorage
 
 /// The decoder under test.
 private enum Decoder: String {
-    case log, checkpoint, changeset
+    case log, checkpoint, changeset, page
 }
 
 /// Files the `log` and `checkpoint` decoders read, in a scratch directory (in memory when
@@ -46,7 +48,7 @@ private struct Scratch: Sendable {
 private let decoder: Decoder = {
     let name = ProcessInfo.processInfo.environment["STRATA_FUZZ_DECODER"] ?? ""
     guard let decoder = Decoder(rawValue: name) else {
-        fatalError("set STRATA_FUZZ_DECODER to log, checkpoint or changeset (got \"\(name)\")")
+        fatalError("set STRATA_FUZZ_DECODER to log, checkpoint, changeset or page (got \"\(name)\")")
     }
     return decoder
 }()
@@ -138,6 +140,42 @@ private func fuzzCheckpoint(_ input: [UInt8]) {
     }
 }
 
+/// `bytes` padded with zeros or cut to `count` bytes, its frame checksum (bytes 0..<4) made valid,
+/// so the fuzzer reaches the checks behind it.
+private func sealedPage(_ bytes: some Collection<UInt8>, count: Int) -> [UInt8] {
+    var page = Array(bytes.prefix(count))
+    page += repeatElement(0, count: count - page.count)
+    let checksum = page.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[4...])) }
+    withUnsafeBytes(of: checksum.littleEndian) { for index in 0..<4 { page[index] = $0[index] } }
+    return page
+}
+
+/// Mode (first byte % 4): 0 the rest as page 2 of a 4 KiB page file (`PageFrame.decode`); 1 the
+/// same with a valid checksum; 2 the rest as the start of a page file (the header slots,
+/// `PageFileHeader.current`); 3 a page file of 4 KiB pages built from the rest, every page with
+/// a valid checksum (the first page is slot 0, the second slot 1), opened with `PageFile.open`
+/// and every page its header counts read.
+private func fuzzPage(_ input: [UInt8]) {
+    guard let mode = input.first else { return }
+    let rest = Array(input.dropFirst())
+    switch mode % 4 {
+    case 0: _ = try? PageFrame.decode(rest, number: 2, pageSize: 4096, path: "fuzz")
+    case 1: _ = try? PageFrame.decode(sealedPage(rest, count: 4096), number: 2, pageSize: 4096, path: "fuzz")
+    case 2: _ = try? PageFileHeader.current(in: rest, fileSize: UInt64(rest.count), path: "fuzz")
+    default:
+        var file: [UInt8] = []
+        var chunks = rest[...]
+        repeat {
+            file += sealedPage(chunks.prefix(4096), count: 4096)
+            chunks = chunks.dropFirst(4096)
+        } while !chunks.isEmpty || file.count < 2 * 4096
+        let path = Scratch.shared.storePath
+        write(file, to: path)
+        guard let pages = try? PageFile.open(path: path, options: .init(cacheBytes: 4 * 4096)) else { return }
+        for number in 2..<min(pages.header.checkpoint.pageCount, 64) { _ = try? pages.read(page: number) }
+    }
+}
+
 /// Decodes `size` bytes with the chosen decoder.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -146,6 +184,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     case .log: fuzzLog(input)
     case .checkpoint: fuzzCheckpoint(input)
     case .changeset: _ = try? StorageDecoding.decodeChangeset(input)
+    case .page: fuzzPage(input)
     }
     return 0
 }

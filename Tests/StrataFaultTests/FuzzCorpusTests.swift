@@ -5,7 +5,7 @@ import Testing
 /// through its replay mode, built without the fuzzer: every input decodes without a trap.
 @Suite("Storage fuzz corpus")
 struct FuzzCorpusTests {
-    @Test("every seed input of each storage decoder decodes without trapping", arguments: ["log", "checkpoint", "changeset"])
+    @Test("every seed input of each storage decoder decodes without trapping", arguments: ["log", "checkpoint", "changeset", "page"])
     func replayCorpus(decoder: String) throws {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("FuzzCorpus/\(decoder)")

@@ -10,14 +10,24 @@ import StrataSupport
 ///
 /// Syncs run one at a time: a sync that reports success never overlaps one that fails, so a
 /// success always covers exactly what was written before it started.
+///
+/// The page file (see ``PageFile``) keeps one too, and also records failed writes in it.
 final class SyncPoison: Sendable {
+    /// What failed, as the poisoned error says it: "an earlier sync of the commit log".
+    private let failedOperation: String
+
+    /// Creates an unpoisoned state; `failedOperation` names what failed in the later errors.
+    init(failedOperation: String = "an earlier sync of the commit log") {
+        self.failedOperation = failedOperation
+    }
+
     /// Held for the whole of one sync (no user code runs under it).
     private let syncing = LockedValueBox(())
     /// The first failure; read without waiting for a running sync.
     private let failure = LockedValueBox<StrataError?>(nil)
 
     /// The ``StrataError/Code/poisoned`` error every later operation gets, if a sync has failed.
-    var error: StrataError? { failure.withLockedValue { $0 }.map(Self.poisoned(by:)) }
+    var error: StrataError? { failure.withLockedValue { $0 }.map(poisoned(by:)) }
 
     /// Throws ``StrataError/Code/poisoned`` when a sync has failed.
     func check() throws {
@@ -47,9 +57,9 @@ final class SyncPoison: Sendable {
         return failure
     }
 
-    private static func poisoned(by failure: StrataError) -> StrataError {
+    private func poisoned(by failure: StrataError) -> StrataError {
         StrataError(.poisoned,
-                    "an earlier sync of the commit log failed (\(failure.message)); "
+                    "\(failedOperation) failed (\(failure.message)); "
                         + "the store refuses writes until it is reopened",
                     path: failure.path, errno: failure.errno)
     }

@@ -1,0 +1,108 @@
+import StrataSupport
+
+extension PageFile {
+    /// One page a checkpoint writes.
+    package struct PageWrite: Sendable {
+        /// The page number (at least 2, below the checkpoint's page count).
+        package var number: UInt64
+        /// The page's kind (not ``PageKind/headerSlot``).
+        package var kind: PageKind
+        /// The payload, at most ``PageFile/payloadCapacity`` bytes.
+        package var payload: [UInt8]
+
+        /// Describes a page to write.
+        package init(number: UInt64, kind: PageKind, payload: [UInt8]) {
+            self.number = number
+            self.kind = kind
+            self.payload = payload
+        }
+    }
+
+    /// Writes a checkpoint: `pages`, then a header one generation on with `fields`.
+    ///
+    /// The caller guarantees that no page written is reachable from the current header (or from
+    /// any snapshot still read): pages are overwritten in place. In order: every page is written
+    /// at its offset (the file grows as needed, to at least `fields.pageCount` pages), the file
+    /// is synced (`fdatasync`), the slot the current header is not in is written with generation
+    /// + 1, the file is synced again, and the new header becomes current. The written pages are
+    /// put in the cache once they are synced.
+    ///
+    /// Crash and failure semantics: until the second sync finishes, a crash opens at the previous
+    /// generation or (when the new slot reached the disk whole) the new one, each with all its
+    /// pages intact, since the new slot is written only after the new pages are durable. A
+    /// failure before the slot is written (a page write, growing the file, the first sync)
+    /// leaves the previous slot the only valid one on disk; a failure writing the slot or
+    /// syncing it leaves the previous or the new one, whichever the disk kept.
+    ///
+    /// - Returns: the new header.
+    /// - Throws: ``StrataError/Code/invalidInput`` before writing anything when a page is 0, 1, at
+    ///   or past `fields.pageCount`, given twice, a header slot kind or too large, or the roots
+    ///   are larger than ``PageFileHeader/maximumRootsSize``; ``StrataError/Code/readOnly``;
+    ///   ``StrataError/Code/fileAccess`` (with the errno) when a write or sync fails, which
+    ///   poisons the file; ``StrataError/Code/poisoned`` after such a failure, until reopened.
+    @discardableResult
+    package func writeCheckpoint(_ pages: [PageWrite], fields: PageFileHeader.CheckpointFields) throws -> PageFileHeader {
+        guard !readOnly else {
+            throw StrataError(.readOnly, "the page file \(path) was opened read-only", path: path)
+        }
+        return try writing.withLockedValue { (_: inout Void) throws -> PageFileHeader in
+            try poison.check()
+            let previous = header
+            let images = try encode(pages, fields: fields)
+            let next = PageFileHeader(generation: previous.generation + 1, pageSize: pageSize,
+                                      storeID: previous.storeID, checkpoint: fields,
+                                      transformID: previous.transformID)
+            do {
+                for (number, image) in images {
+                    try file.write(image, at: number * UInt64(pageSize))
+                }
+                let size = UInt64(pageSize) * fields.pageCount
+                if try file.size() < size { try file.truncate(to: size) }
+                try poison.sync { try file.sync() }
+                for page in pages {
+                    cache.insert(PageFrame.Decoded(kind: page.kind, generation: next.generation, payload: page.payload),
+                                 number: page.number)
+                }
+                try file.write(next.encodeSlot(), at: next.slot * UInt64(pageSize))
+                try poison.sync { try file.sync() }
+            } catch {
+                throw poison.record(error)
+            }
+            current.withLockedValue { $0 = next }
+            return next
+        }
+    }
+
+    /// Checks `pages` and `fields` and encodes the pages' disk bytes, sorted by page number.
+    private func encode(
+        _ pages: [PageWrite], fields: PageFileHeader.CheckpointFields
+    ) throws -> [(UInt64, [UInt8])] {
+        try Self.validate(fields, pageSize: pageSize, path: path)
+        guard header.generation < UInt64.max else {
+            throw StrataError(.corruptFile, "page 0 of \(path) is damaged: its generation cannot grow", path: path,
+                              offset: 0)
+        }
+        let generation = header.generation + 1
+        var seen = Set<UInt64>()
+        var images: [(UInt64, [UInt8])] = []
+        images.reserveCapacity(pages.count)
+        for page in pages {
+            func refuse(_ why: String) -> StrataError {
+                StrataError(.invalidInput, "a checkpoint cannot write page \(page.number) of \(path): \(why)", path: path)
+            }
+            guard page.number >= 2 else { throw refuse("pages 0 and 1 are the header slots") }
+            guard page.number < fields.pageCount else { throw refuse("the page count is \(fields.pageCount)") }
+            guard seen.insert(page.number).inserted else { throw refuse("it is given twice") }
+            guard page.kind != .headerSlot, page.kind.rawValue != 0 else { throw refuse("its kind is \(page.kind)") }
+            guard page.payload.count <= payloadCapacity else {
+                throw refuse("its payload of \(page.payload.count) bytes exceeds the \(payloadCapacity) a page holds")
+            }
+            var image = PageFrame.encode(kind: page.kind, number: page.number, generation: generation,
+                                         payload: page.payload, pageSize: pageSize)
+            try transform.encode(&image, pageNumber: page.number)
+            images.append((page.number, image))
+        }
+        images.sort { $0.0 < $1.0 }
+        return images
+    }
+}

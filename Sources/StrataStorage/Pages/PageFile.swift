@@ -1,0 +1,152 @@
+import StrataSupport
+
+/// A file of fixed-size pages with two header slots: the bottom layer of the paged store.
+///
+/// Page `n` is the `pageSize` bytes at offset `n × pageSize`; pages 0 and 1 are the header slots
+/// (see ``PageFileHeader``), every other page is framed as ``PageFrame`` describes and passes
+/// through the file's ``PageTransform``. The file is the state of its current header: the
+/// pages that header's checkpoint reaches. A checkpoint (``writeCheckpoint(_:fields:)``) writes
+/// new pages where the current header reaches nothing, syncs, then writes the other slot and
+/// syncs again; so a crash at any point opens at the previous checkpoint or the new one, each
+/// with all its pages intact.
+///
+/// Reads go through a ``PageCache`` bounded by bytes and may run on many threads at once,
+/// also while a checkpoint runs; checkpoints run one at a time. Every read, write and sync goes
+/// through ``POSIXFile``, the seam fault injection and the power-loss tracer see.
+///
+/// A failed write or sync poisons the file (as the commit log's failed sync does; see
+/// ``SyncPoison``): every later checkpoint throws ``StrataError/Code/poisoned`` until the file is
+/// reopened, and the header of the last checkpoint that returned stays current.
+///
+/// The page file takes no file lock: the store that owns it locks it, as it locks its log.
+package final class PageFile: Sendable {
+    /// How to open a page file.
+    package struct Options: Sendable {
+        /// The bytes the page cache may hold (default 256 MiB).
+        package var cacheBytes: Int
+        /// The transform between page images and disk bytes (default: none).
+        package var transform: any PageTransform
+        /// Whether to open for reading only (checkpoints then throw ``StrataError/Code/readOnly``).
+        package var readOnly: Bool
+
+        /// Creates options.
+        package init(cacheBytes: Int = 256 << 20, transform: any PageTransform = IdentityPageTransform(),
+                     readOnly: Bool = false) {
+            self.cacheBytes = cacheBytes
+            self.transform = transform
+            self.readOnly = readOnly
+        }
+    }
+
+    /// The path of the file.
+    package let path: String
+    /// The size of every page.
+    package let pageSize: Int
+    /// The page cache.
+    package let cache: PageCache
+    let file: POSIXFile
+    let transform: any PageTransform
+    let readOnly: Bool
+    /// The current header: the last checkpoint written (or the one the file opened at).
+    let current: LockedValueBox<PageFileHeader>
+    /// Held for the whole of one checkpoint.
+    let writing = LockedValueBox(())
+    /// The first failed write or sync.
+    let poison = SyncPoison(failedOperation: "an earlier write or sync of the page file")
+
+    private init(file: POSIXFile, header: PageFileHeader, options: Options) {
+        path = file.path
+        pageSize = header.pageSize
+        self.file = file
+        transform = options.transform
+        readOnly = options.readOnly
+        current = LockedValueBox(header)
+        cache = PageCache(capacityBytes: options.cacheBytes, pageSize: header.pageSize)
+    }
+
+    /// The most payload one page holds.
+    package var payloadCapacity: Int {
+        PageFrame.payloadCapacity(pageSize: pageSize, reserved: transform.reservedBytes)
+    }
+
+    /// The current header.
+    package var header: PageFileHeader { current.withLockedValue { $0 } }
+
+    /// Creates a page file at `path` holding generation 0 (no pages besides the slots) and opens it.
+    ///
+    /// The file is written to `<path>.tmp`, synced and renamed into place with its directory
+    /// synced, so `path` never holds a partial file.
+    ///
+    /// - Throws: ``StrataError/Code/invalidInput`` when the page size is not a power of two from
+    ///   4 KiB to 64 KiB, the transform reserves more than 256 bytes, or a file exists at `path`;
+    ///   ``StrataError/Code/fileAccess`` when writing fails.
+    package static func create(
+        path: String, pageSize: Int = PageFrame.defaultPageSize, storeID: UInt64,
+        checkpoint: PageFileHeader.CheckpointFields = .init(logVersion: 0, firstLogSegment: 0, pageCount: 2),
+        options: Options = Options()
+    ) throws -> PageFile {
+        guard PageFrame.isValidPageSize(pageSize) else {
+            throw StrataError(.invalidInput, "page size \(pageSize) is not a power of two from 4096 to 65536 bytes",
+                              path: path)
+        }
+        guard (0...256).contains(options.transform.reservedBytes) else {
+            throw StrataError(.invalidInput, "a page transform may reserve 0 to 256 bytes per page", path: path)
+        }
+        guard !FileSystem.exists(path) else {
+            throw StrataError(.invalidInput, "cannot create a page file: \(path) exists", path: path)
+        }
+        var fields = checkpoint
+        fields.pageCount = 2
+        try validate(fields, pageSize: pageSize, path: path)
+        let header = PageFileHeader(generation: 0, pageSize: pageSize, storeID: storeID, checkpoint: fields,
+                                    transformID: options.transform.identifier)
+        let temporary = path + ".tmp"
+        do {
+            let file = try POSIXFile(path: temporary, mode: .truncate)
+            try file.write(header.encodeSlot(), at: 0)
+            try file.truncate(to: UInt64(2 * pageSize))
+            try file.sync()
+            try FileSystem.atomicReplace(temporary, with: path)
+        } catch {
+            try? FileSystem.remove(temporary)
+            throw error
+        }
+        return try open(path: path, options: options)
+    }
+
+    /// Opens the page file at `path` at its current header.
+    ///
+    /// Reads only the two header slots: O(1) in the size of the file.
+    ///
+    /// - Throws: ``StrataError/Code/fileNotFound``; ``StrataError/Code/invalidFileFormat`` when
+    ///   the file is not a Strata page file, was written in another format version, or with
+    ///   another page transform; ``StrataError/Code/corruptFile`` when both header slots are
+    ///   damaged or the file is shorter than its header says (see
+    ///   ``PageFileHeader/current(in:fileSize:path:)``).
+    package static func open(path: String, options: Options = Options()) throws -> PageFile {
+        let file = try POSIXFile(path: path, mode: options.readOnly ? .readOnly : .readWrite)
+        let size = try file.size()
+        let start = try file.read(count: Int(min(size, UInt64(PageFileHeader.slotsSpan))), at: 0)
+        let header = try PageFileHeader.current(in: start, fileSize: size, path: path)
+        guard header.transformID == options.transform.identifier else {
+            throw StrataError(.invalidFileFormat,
+                              "\(path) was written with page transform \(header.transformID) (0: none); it "
+                                  + "was opened with transform \(options.transform.identifier)",
+                              path: path)
+        }
+        return PageFile(file: file, header: header, options: options)
+    }
+
+    /// Checks the fields a checkpoint would write, before anything is written.
+    static func validate(_ fields: PageFileHeader.CheckpointFields, pageSize: Int, path: String) throws {
+        guard fields.roots.count <= PageFileHeader.maximumRootsSize else {
+            throw StrataError(.invalidInput,
+                              "a page file header holds at most \(PageFileHeader.maximumRootsSize) bytes of roots, "
+                                  + "not \(fields.roots.count)", path: path)
+        }
+        let limit = UInt64(Int64.max) / UInt64(pageSize)
+        guard fields.pageCount >= 2, fields.pageCount <= limit else {
+            throw StrataError(.invalidInput, "a page count of \(fields.pageCount) is out of range", path: path)
+        }
+    }
+}
