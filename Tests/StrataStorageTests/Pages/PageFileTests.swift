@@ -62,7 +62,7 @@ struct PageFileTests {
             try file.expectPage(5, writtenBy: 1)
             let error = try expectCorrupt { _ = try file.read(page: 6) }
             #expect(error.message.contains("page 6 of \(path)") && error.message.contains("holds page 5"))
-            #expect(error.path == path && error.offset == 6 * 4096)
+            #expect(error.path == path && error.offset == UInt64(6 * 4096))
         }
     }
 

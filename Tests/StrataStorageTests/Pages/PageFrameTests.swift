@@ -36,7 +36,7 @@ struct PageFrameTests {
             damaged[position] ^= UInt8(1) << (random.next() % 8)
             let error = try expectCorrupt { _ = try PageFrame.decode(damaged, number: 7, pageSize: pageSize, path: "/dir/store.pages") }
             #expect(error.message.contains("page 7 of /dir/store.pages"), "byte \(position): \(error.message)")
-            #expect(error.offset == 7 * 4096)
+            #expect(error.offset == UInt64(7 * 4096))
         }
     }
 
