@@ -85,7 +85,10 @@ extension Value: Comparable {
 
     public static func < (lhs: Value, rhs: Value) -> Bool { lhs.compare(rhs) < 0 }
 
-    private static func compareUTF8(_ a: String, _ b: String) -> Int {
+    /// Three-way comparison of the UTF-8 bytes of `a` and `b` (Realm Core's string order; Swift's
+    /// own `String` comparison follows canonical equivalence and is not a strict order on every
+    /// input).
+    static func compareUTF8(_ a: String, _ b: String) -> Int {
         var a = a, b = b
         return a.withUTF8 { left in
             b.withUTF8 { right in compareRaw(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right)) }

@@ -38,6 +38,30 @@ public enum Value: Hashable, Sendable {
     /// A dictionary column's contents or a nested mixed dictionary.
     case dictionary(ValueMap)
 
+    /// Equality as the engine orders values (``compare(_:)``): strings by their UTF-8 bytes, as
+    /// Realm Core compares them (Swift's `String ==` follows canonical equivalence, so "Å" as one
+    /// scalar would equal "Å" as two, and a set or an index could not tell them apart); every
+    /// other payload as Swift compares it.
+    public static func == (lhs: Value, rhs: Value) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case let (.bool(a), .bool(b)): a == b
+        case let (.int(a), .int(b)): a == b
+        case let (.float(a), .float(b)): a == b
+        case let (.double(a), .double(b)): a == b
+        case let (.string(a), .string(b)): compareUTF8(a, b) == 0
+        case let (.binary(a), .binary(b)): a == b
+        case let (.timestamp(a), .timestamp(b)): a == b
+        case let (.decimal128(a), .decimal128(b)): a == b
+        case let (.objectId(a), .objectId(b)): a == b
+        case let (.uuid(a), .uuid(b)): a == b
+        case let (.link(a), .link(b)): a == b
+        case let (.list(a), .list(b)), let (.set(a), .set(b)): a == b
+        case let (.dictionary(a), .dictionary(b)): a == b
+        default: false
+        }
+    }
+
     /// Whether this is ``null``.
     package var isNull: Bool {
         if case .null = self { return true }

@@ -1,4 +1,8 @@
 /// A string-keyed dictionary of values kept in ascending key order, as Realm's `Map` iterates.
+///
+/// Keys are told apart and ordered by their UTF-8 bytes, as Realm Core compares strings (and as
+/// ``Value/compare(_:)`` does), never by Swift's canonical-equivalence `String` comparison, which
+/// would merge "Å" as one scalar with "Å" as two and is not a strict order on every input.
 public struct ValueMap: Hashable, Sendable, Sequence {
     /// The keys, ascending.
     package private(set) var keys: [String]
@@ -30,9 +34,15 @@ public struct ValueMap: Hashable, Sendable, Sequence {
         var low = 0, high = keys.count
         while low < high {
             let mid = (low + high) / 2
-            if keys[mid] < key { low = mid + 1 } else { high = mid }
+            if Value.compareUTF8(keys[mid], key) < 0 { low = mid + 1 } else { high = mid }
         }
-        return (low, low < keys.count && keys[low] == key)
+        return (low, low < keys.count && Value.compareUTF8(keys[low], key) == 0)
+    }
+
+    /// Whether both hold the same keys (by UTF-8 bytes) with equal values.
+    public static func == (lhs: ValueMap, rhs: ValueMap) -> Bool {
+        lhs.keys.count == rhs.keys.count && lhs.values == rhs.values
+            && zip(lhs.keys, rhs.keys).allSatisfy { Value.compareUTF8($0, $1) == 0 }
     }
 
     /// The value for `key`; setting nil removes the entry.
