@@ -1,18 +1,24 @@
+import StrataSupport
+
 /// Keeps a notification block registered, as Realm Swift's `NotificationToken`; call
 /// ``invalidate()`` to stop it.
 ///
 /// Invalidation is idempotent; once invalidated a token never delivers again. As in Realm, a
 /// collection, map or object observer stops when its token is released, so keep the token for as
 /// long as you want notifications; a `Realm.observe` block stays registered until invalidated.
+/// As in Realm, a collection, map or object token may be invalidated (or released) on any
+/// thread; a `Realm.observe` token on the Realm's own.
 public class NotificationToken {
-    private var onInvalidate: (() -> Void)?
+    // Safety: the closure runs once, on the thread that invalidates; the box serializes the
+    // hand-over when two threads invalidate at once.
+    private let onInvalidate: LockedValueBox<(() -> Void)?>
 
     init(onInvalidate: @escaping () -> Void) {
-        self.onInvalidate = onInvalidate
+        self.onInvalidate = LockedValueBox(onInvalidate)
     }
 
     /// Whether ``invalidate()`` was called.
-    public var isInvalidated: Bool { onInvalidate == nil }
+    public var isInvalidated: Bool { onInvalidate.withLockedValue { $0 == nil } }
 
     /// Holds the notifier worker's computation of each change for this token to `budget` of
     /// CPU time, for services that must not let one observer starve the others: past it (the
@@ -24,8 +30,10 @@ public class NotificationToken {
 
     /// Stops the notifications of this token.
     public func invalidate() {
-        let action = onInvalidate
-        onInvalidate = nil
+        let action = onInvalidate.withLockedValue { action in
+            defer { action = nil }
+            return action
+        }
         action?()
     }
 }

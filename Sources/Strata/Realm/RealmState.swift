@@ -166,6 +166,13 @@ final class RealmState {
         }
     }
 
+    /// Like ``isOnOwningThread`` but never traps: for an actor-confined state, true only inside
+    /// a closure its scheduler runs.
+    var isOnOwningThreadWithoutTrapping: Bool {
+        if case .actor = confinement { return scheduler?.isOnSchedulerThread ?? false }
+        return isOnOwningThread
+    }
+
     private final class WeakState: @unchecked Sendable {
         // Safety: only read or written under `queueStates`' lock or on the owning thread.
         weak var state: RealmState?

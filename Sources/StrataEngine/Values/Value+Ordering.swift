@@ -85,6 +85,12 @@ extension Value: Comparable {
 
     public static func < (lhs: Value, rhs: Value) -> Bool { lhs.compare(rhs) < 0 }
 
+    /// Whether `a` and `b` have the same UTF-8 bytes: string equality as the engine and Realm
+    /// Core define it (not Swift's canonical equivalence).
+    package static func sameUTF8(_ a: String, _ b: String) -> Bool {
+        a.utf8.count == b.utf8.count && compareUTF8(a, b) == 0
+    }
+
     /// Three-way comparison of the UTF-8 bytes of `a` and `b` (Realm Core's string order; Swift's
     /// own `String` comparison follows canonical equivalence and is not a strict order on every
     /// input).

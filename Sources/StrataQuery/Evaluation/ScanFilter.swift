@@ -86,7 +86,7 @@ struct ScanFilter: Sendable {
             guard case .string(let stored) = values[column] else {
                 return ValueComparison.holds(values[column], equal ? .equal : .notEqual, .string(constant), options: [])
             }
-            return (stored == constant) == equal
+            return Value.sameUTF8(stored, constant) == equal
         case .other(let column, let op, let constant, let options):
             return ValueComparison.holds(values[column], op, constant, options: options)
         }

@@ -10,8 +10,8 @@ enum ValueComparison {
         // Same-kind ints and strings are the hot path of scans.
         if case .int(let a) = left, case .int(let b) = right { return holds(a, op, b) }
         if options.isEmpty, case .string(let a) = left, case .string(let b) = right {
-            if op == .equal { return a == b }
-            if op == .notEqual { return a != b }
+            if op == .equal { return Value.sameUTF8(a, b) }
+            if op == .notEqual { return !Value.sameUTF8(a, b) }
         }
         switch op {
         case .equal: return equal(left, right, options)
@@ -41,7 +41,9 @@ enum ValueComparison {
     static func equal(_ left: Value, _ right: Value, _ options: StringOptions) -> Bool {
         switch (left, right) {
         case let (.string(a), .string(b)):
-            return options.isEmpty ? a == b : fold(a, options) == fold(b, options)
+            // Exact equality is byte equality, as Realm Core's (and as the indexes order strings);
+            // `[c]` / `[d]` compare folded forms.
+            return options.isEmpty ? Value.sameUTF8(a, b) : fold(a, options) == fold(b, options)
         case (.null, .null): return true
         case (.null, _), (_, .null): return false
         default:

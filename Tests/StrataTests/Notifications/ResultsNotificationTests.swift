@@ -121,6 +121,26 @@ struct ResultsNotificationTests {
     }
 }
 
+@Suite("Notification tokens across threads")
+struct TokenInvalidationTests {
+    @Test("a collection token invalidated on another thread than its Realm's stops deliveries and unregisters, as Realm allows")
+    func invalidateOffThread() throws {
+        let fixture = try NotificationFixture()
+        let (token, registered) = try fixture.harness.run {
+            let realm = try fixture.realm()
+            let token = realm.objects(NoteDog.self).observe { change in fixture.harness.record(describe(change)) }
+            return (UncheckedBox(token), realm.state.registrations.count)
+        }
+        #expect(registered == 1)
+        #expect(fixture.harness.waitForEvents(1) == ["initial"])
+        token.value.invalidate()              // on the test thread, not the Realm's loop
+        #expect(token.value.isInvalidated)
+        try fixture.write { $0.add(NoteDog(value: ["id": 1, "name": "late", "age": 1])) }
+        #expect(fixture.harness.settledEvents() == ["initial"])
+        #expect(try fixture.harness.run { try fixture.realm().state.registrations.count } == 0)
+    }
+}
+
 extension String {
     /// "m[3]" → "d[] i[] m[3]".
     var prefixed: String { "d[] i[] " + self }
