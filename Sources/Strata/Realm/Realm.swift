@@ -99,7 +99,7 @@ public final class Realm {
     /// `scheduler.schedule(_:)`. Call it where the scheduler runs its work.
     ///
     /// ```swift
-    /// struct ExecutorScheduler: StrataScheduler { … }          // runs work on your own executor
+    /// struct ExecutorScheduler: StrataScheduler { … }   // runs work on your own executor
     /// let realm = try Realm(configuration: config, scheduler: ExecutorScheduler(executor))
     /// ```
     ///
@@ -108,7 +108,8 @@ public final class Realm {
     /// notifiers): keep the Realm rather than opening it again for each use.
     ///
     /// - Throws: as ``init(configuration:)``.
-    public convenience init(configuration: Configuration = .defaultConfiguration, scheduler: some StrataScheduler) throws {
+    public convenience init(configuration: Configuration = .defaultConfiguration,
+                            scheduler: some StrataScheduler) throws {
         try self.init(configuration: configuration) { store in
             precondition(scheduler.isOnSchedulerThread,
                          "Realm(configuration:scheduler:) must be called where the scheduler runs its work")
