@@ -24,23 +24,37 @@ private struct CountingScheduler: StrataScheduler {
 /// application's scheduler and delivers its notifications and asynchronous writes through it.
 @Suite("Realm on an application's scheduler")
 struct CustomSchedulerTests {
-    /// A Realm confined to `scheduler`, kept alive between the blocks the test runs there.
-    private final class Holder: @unchecked Sendable {
-        // Safety: only touched in blocks running on the scheduler's queue.
+    /// A custom scheduler, a delivery log, and the Realm opened on the scheduler (kept alive
+    /// between the blocks the test runs there).
+    private final class Fixture: @unchecked Sendable {
+        // Safety: `realm` and `token` are only touched in blocks running on the scheduler's queue.
+        let configuration: Realm.Configuration
+        let scheduler = CountingScheduler()
+        let log = DeliveryLog()
         var realm: Realm?
         var token: NotificationToken?
+
+        init(_ name: String) { configuration = confinementConfiguration(name) }
+
+        /// Opens the Realm on the scheduler's queue and runs `body` there with it.
+        func open(_ body: (Realm) -> Void) throws {
+            try scheduler.queue.sync {
+                let realm = try Realm(configuration: configuration, scheduler: scheduler)
+                self.realm = realm
+                body(realm)
+            }
+        }
+
+        /// Releases the Realm (and its token) on the scheduler's queue.
+        func close() { scheduler.queue.sync { token = nil; realm = nil } }
     }
 
     @Test("notifications of a Realm opened with a custom scheduler are delivered through that scheduler")
     func notificationsThroughScheduler() throws {
-        let configuration = confinementConfiguration("custom-scheduler")
-        let scheduler = CountingScheduler()
-        let log = DeliveryLog()
-        let holder = Holder()
-        try scheduler.queue.sync {
-            let realm = try Realm(configuration: configuration, scheduler: scheduler)
-            holder.realm = realm
-            holder.token = realm.objects(NoteDog.self).observe { change in
+        let fixture = Fixture("custom-scheduler")
+        let (scheduler, log) = (fixture.scheduler, fixture.log)
+        try fixture.open { realm in
+            fixture.token = realm.objects(NoteDog.self).observe { change in
                 precondition(scheduler.isOnSchedulerThread)
                 switch change {
                 case .initial(let dogs): log.record("initial \(dogs.count)")
@@ -50,27 +64,20 @@ struct CustomSchedulerTests {
             }
         }
         #expect(log.next())
-        let writer = try Realm(configuration: configuration)
+        let writer = try Realm(configuration: fixture.configuration)
         try writer.write { writer.add(NoteDog(value: ["id": 1, "name": "Rex"])) }
         #expect(log.next())
         #expect(log.all == ["initial 0", "update 1 [0]"])
         #expect(scheduler.scheduled.mutate { $0 } >= 2)
-        scheduler.queue.sync {
-            #expect(holder.realm?.objects(NoteDog.self).count == 1)
-            holder.token?.invalidate()
-            holder.realm = nil
-        }
+        scheduler.queue.sync { #expect(fixture.realm?.objects(NoteDog.self).count == 1) }
+        fixture.close()
     }
 
     @Test("writeAsync on a Realm with a custom scheduler commits and completes through the scheduler")
     func asyncWriteThroughScheduler() throws {
-        let configuration = confinementConfiguration("custom-scheduler-write")
-        let scheduler = CountingScheduler()
-        let log = DeliveryLog()
-        let holder = Holder()
-        try scheduler.queue.sync {
-            let realm = try Realm(configuration: configuration, scheduler: scheduler)
-            holder.realm = realm
+        let fixture = Fixture("custom-scheduler-write")
+        let (scheduler, log) = (fixture.scheduler, fixture.log)
+        try fixture.open { realm in
             realm.writeAsync {
                 realm.add(NoteDog(value: ["id": 7, "name": "Fido"]))
             } onComplete: { error in
@@ -79,8 +86,8 @@ struct CustomSchedulerTests {
         }
         #expect(log.next())
         #expect(log.all == ["completed true true"])
-        let reader = try Realm(configuration: configuration)
+        let reader = try Realm(configuration: fixture.configuration)
         #expect(reader.objects(NoteDog.self).first?.name == "Fido")
-        scheduler.queue.sync { holder.realm = nil }
+        fixture.close()
     }
 }
