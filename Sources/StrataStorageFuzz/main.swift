@@ -4,8 +4,9 @@
 //               changeset decoded
 //   checkpoint  bytes as a checkpoint file (CheckpointFile.read) or as its snapshot payload
 //   changeset   bytes as a changeset (the payload of a log record), decoded and applied
-//   page        bytes as a page of the paged store's page file or as its header slots, and as a
-//               page file opened and read (see `fuzzPage`)
+//   page        bytes as a page of the paged store's page file or as its header slots, as a
+//               page file opened and read and then as a store's (catalog, trees, free list), or
+//               as the store's roots, catalog and free-list images (see `fuzzPage`)
 //
 //   swift build --scratch-path .build-fuzz -c debug --sanitize=fuzzer --product strata-storage-fuzz
 //   mkdir -p .build-fuzz/corpus-log
@@ -158,8 +159,9 @@ private func sealedPage(_ bytes: some Collection<UInt8>, count: Int) -> [UInt8] 
 private func fuzzPage(_ input: [UInt8]) {
     guard let mode = input.first else { return }
     let rest = Array(input.dropFirst())
-    switch mode % 4 {
+    switch mode % 5 {
     case 0: _ = try? PageFrame.decode(rest, number: 2, pageSize: 4096, path: "fuzz")
+    case 4: _ = StorageDecoding.decodePageStoreImages(rest)
     case 1: _ = try? PageFrame.decode(sealedPage(rest, count: 4096), number: 2, pageSize: 4096, path: "fuzz")
     case 2: _ = try? PageFileHeader.current(in: rest, fileSize: UInt64(rest.count), path: "fuzz")
     default:
@@ -173,6 +175,7 @@ private func fuzzPage(_ input: [UInt8]) {
         write(file, to: path)
         guard let pages = try? PageFile.open(path: path, options: .init(cacheBytes: 4 * 4096)) else { return }
         for number in 2..<min(pages.header.checkpoint.pageCount, 64) { _ = try? pages.read(page: number) }
+        _ = try? StorageDecoding.decodePageStore(at: path)
     }
 }
 

@@ -16,9 +16,9 @@ struct StoreFilesTests {
         try withTemporaryDirectory { directory in
             let path = directory.file("new.strata")
             try withStore(.file(path)) { _ in }
-            let checkpoint = try #require(try CheckpointFile.read(path: path))
-            #expect(checkpoint.version == 0)
-            #expect(checkpoint.header.firstSegment == 1)
+            let header = try PageFile.open(path: path).header
+            #expect(header.checkpoint.logVersion == 0)
+            #expect(header.checkpoint.firstLogSegment == 1)
             #expect(try CommitLog.segmentPaths(storePath: path) == [path + ".log.0000000000000001"])
         }
     }
@@ -103,7 +103,7 @@ struct StoreFilesTests {
         }
     }
 
-    @Test("a partial checkpoint .tmp is removed by a read-write open and left alone by a read-only open")
+    @Test("a partial .tmp (an interrupted conversion) is removed by a read-write open and left alone by a read-only open")
     func leftoverTemporaryCheckpoint() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("tmp.strata")
@@ -123,16 +123,23 @@ struct StoreFilesTests {
 /// Fault injection is process-wide; these faults match only their own test's files.
 @Suite("Store files: a failed checkpoint write")
 struct StoreCheckpointFailureTests {
-    @Test("a checkpoint whose write fails removes its .tmp, keeps the store writable, and the store reopens with every commit (a crash between rotating the log and the checkpoint's rename)")
-    func failedCheckpointWrite() throws {
+    @Test("a checkpoint whose page writes fail keeps the store writable, the next checkpoint succeeds, and the store reopens with every commit", arguments: [0, 1])
+    func failedCheckpointWrite(failedSync: Int) throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("full-disk.strata")
             try withStore(.file(path)) { store in
                 try insertItems(1...10, into: store)
-                StorageFaults.shared.failNextSyncs(matching: path + ".tmp")
+                // The page file's first sync of the checkpoint (its pages), or its second (the
+                // header slot, after which the page file refuses checkpoints until reopened).
+                StorageFaults.shared.inject(.fail(errno: EIO), on: .sync, matching: path + "$", skipping: failedSync)
                 expectStrataError(.fileAccess) { try store.checkpoint() }
-                #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
+                StorageFaults.shared.removeRules(matching: path + "$")
                 try insertItems(11...15, into: store)
+                if failedSync == 0 {
+                    try store.checkpoint()
+                } else {
+                    expectStrataError(.poisoned) { try store.checkpoint() }
+                }
             }
             try withStore(.file(path)) { store in
                 #expect(itemCount(store) == 15)

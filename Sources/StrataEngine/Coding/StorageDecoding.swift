@@ -20,6 +20,28 @@ package enum StorageDecoding {
         return try decodeCheckpointPayload(contents.payload)
     }
 
+    /// Opens the page file at `path` as a store's (read-only) and reads every table, as opening a
+    /// store does: the header's roots, the catalog, every tree node, the free list.
+    ///
+    /// - Returns: the number of tables read.
+    package static func decodePageStore(at path: String) throws -> Int {
+        try StorePages.open(file: POSIXFile(path: path, mode: .readOnly), readOnly: true).snapshot.allTables.count
+    }
+
+    /// Decodes `bytes` as each of the page store's small images in turn: a header's roots blob, a
+    /// catalog, a free-page list (of a file of 1,000 pages).
+    ///
+    /// - Returns: how many of the three decoded.
+    package static func decodePageStoreImages(_ bytes: [UInt8]) -> Int {
+        let extent = PageExtent(first: 2, count: 1)
+        let decoded: [Bool] = [
+            (try? StoreCatalog.Roots.decode(bytes, path: "roots")) != nil,
+            (try? StoreCatalog.decode(bytes, path: "catalog", at: extent, pageSize: 4096)) != nil,
+            (try? FreePageList.decode(bytes, pageCount: 1000, path: "free list", at: extent)) != nil,
+        ]
+        return decoded.filter { $0 }.count
+    }
+
     /// Decodes a changeset (the payload of a commit log record) and applies it to an empty
     /// snapshot, as replaying the log does.
     ///

@@ -1,3 +1,5 @@
+import StrataStorage
+
 /// A persistent ordered map: a copy-on-write B+tree with structural sharing and
 /// per-subtree element counts.
 ///
@@ -91,6 +93,7 @@ package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable
             verified = true
         }
         var node = root
+        var path: [Node] = []
         while !node.isLeaf {
             let slot = node.upperBound(key)
             if !isKnownUniquelyReferenced(&node.children[slot]) {
@@ -98,10 +101,13 @@ package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable
                 node.children[slot] = node.children[slot].clone()
                 verified = true
             }
+            path.append(node)
             node = node.children[slot]
         }
         let index = node.lowerBound(key)
         guard index < node.keys.count, node.keys[index] == key else { return nil }
+        node.extent = nil
+        for ancestor in path { ancestor.extent = nil }
         return try body(&node.values[index])
     }
 
@@ -263,6 +269,11 @@ extension SortedTree {
         @exclusivity(unchecked) var keys: [Key]
         @exclusivity(unchecked) var values: [Value]
         @exclusivity(unchecked) var children: [Node]
+        /// Where the last checkpoint wrote this node's image, or nil when the node changed since
+        /// (or was never written): the page file's record of it (see ``PageExtent``). Every
+        /// in-place mutation clears it and a clone starts without one; only a checkpoint sets it,
+        /// after its pages are durable, on nodes it reached through its own snapshot.
+        @exclusivity(unchecked) var extent: PageExtent?
 
         init(isLeaf: Bool, count: Int = 0, keys: [Key] = [], values: [Value] = [], children: [Node] = []) {
             self.isLeaf = isLeaf
@@ -325,6 +336,7 @@ extension SortedTree {
         /// Inserts or replaces in the subtree of this uniquely referenced node. Returns the
         /// replaced value and, if this node overflowed, the separator and new right sibling.
         func insert(_ key: Key, _ value: Value) -> (old: Value?, split: (separator: Key, right: Node)?) {
+            extent = nil
             if isLeaf {
                 let index = lowerBound(key)
                 if index < keys.count && keys[index] == key {
@@ -393,6 +405,7 @@ extension SortedTree {
             if isLeaf {
                 let index = lowerBound(key)
                 guard index < keys.count, keys[index] == key else { return nil }
+                extent = nil
                 keys.remove(at: index)
                 count -= 1
                 return values.remove(at: index)
@@ -405,6 +418,7 @@ extension SortedTree {
                 present = true
             }
             guard let old = children[slot].remove(key, knownPresent: present) else { return nil }
+            extent = nil
             count -= 1
             if children[slot].count == 0 {
                 children.remove(at: slot)

@@ -224,7 +224,7 @@ extension Snapshot {
         return result
     }
 
-    private func forEachLinkColumn(of table: Table, _ row: Row, _ body: (Int, Value) -> Void) {
+    func forEachLinkColumn(of table: Table, _ row: Row, _ body: (Int, Value) -> Void) {
         for (column, schema) in table.schema.columns.enumerated() where schema.type == .link || schema.type == .mixed {
             body(column, row.values[column])
         }
@@ -242,7 +242,7 @@ extension Snapshot {
         }
     }
 
-    private mutating func updateBacklinks(removing old: Value?, adding new: Value?, origin: Backlink) {
+    mutating func updateBacklinks(removing old: Value?, adding new: Value?, origin: Backlink) {
         old?.forEachLink { link in
             tables[link.table]?.backlinks[link.key]?.remove(origin)
             if tables[link.table]?.backlinks[link.key]?.isEmpty == true { tables[link.table]?.backlinks[link.key] = nil }

@@ -5,24 +5,28 @@ import StrataSupport
 extension Store {
     /// Writes a checkpoint of the newest version now and trims the log it covers.
     ///
-    /// The log is synced and rotated while writers are briefly held off; the snapshot is then
-    /// encoded and written to `<path>.tmp`, synced, and renamed over `<path>` with the
-    /// directory synced; finally the log segments it covers are deleted. A crash at any point
+    /// The log is synced and rotated while writers are briefly held off; then the tree nodes that
+    /// changed since the previous checkpoint are written into free pages of the page file, with
+    /// a new catalog and free list, synced, and the header switched and synced (see
+    /// ``StorePages``); finally the log segments it covers are deleted. A crash at any point
     /// leaves either the old checkpoint with its log or the new one.
-    /// Does nothing for an in-memory store.
+    /// Does nothing for an in-memory store. When a checkpoint is already running (a background
+    /// one), waits for it first.
     ///
     /// - Throws: ``StrataError/Code/fileAccess`` when a file cannot be written (the previous
     ///   checkpoint and the log stay valid).
     package func checkpoint() throws {
         guard let files else { return }
-        let claimed = state.withLockedValue { state -> Bool in
-            guard !state.checkpointRunning else { return false }
-            state.checkpointRunning = true
-            return true
+        // One checkpoint at a time: a call made while one runs waits for it, then writes its own
+        // (of a newer version), so a caller always gets a checkpoint of the newest version.
+        try checkpointSerial.withLockedValue { (_: inout Void) throws in
+            state.withLockedValue { $0.checkpointRunning = true }
+            defer { state.withLockedValue { $0.checkpointRunning = false } }
+            try writeCheckpoint(files)
         }
-        guard claimed else { return }
-        defer { state.withLockedValue { $0.checkpointRunning = false } }
+    }
 
+    private func writeCheckpoint(_ files: StoreFiles) throws {
         acquireWriteGate()
         let snapshot: Snapshot
         do {
@@ -34,7 +38,7 @@ extension Store {
             snapshot = writerHead
             try files.log.rotate()
         }
-        try files.writeCheckpoint(version: snapshot.version, payload: snapshot.encoded())
+        try files.writeCheckpoint(snapshot)
         try files.log.removeSealedSegments()
         state.withLockedValue { $0.checkpoints += 1 }
     }

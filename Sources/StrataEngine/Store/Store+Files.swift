@@ -4,19 +4,19 @@ import StrataSupport
 /// The files of a store at a path, as a whole: whether they exist, deleting them, and reading
 /// the newest snapshot without keeping the store open.
 ///
-/// A file store at `path` is the checkpoint `path`, the commit log segments `path.log.<16 hex
-/// digits>` (format 1 and 2 alike), the lock file `path.lock` and, after an interrupted
-/// checkpoint, `path.tmp`.
+/// A file store at `path` is the page file `path` (or, in a store an earlier Strata wrote, the
+/// checkpoint file `path`), the commit log segments `path.log.<16 hex digits>`, the lock file
+/// `path.lock` and, after an interrupted first open or conversion, `path.tmp`.
 extension Store {
-    /// Whether a store exists at `path`: its checkpoint or any log segment.
+    /// Whether a store exists at `path`: its page file (or checkpoint) or any log segment.
     ///
     /// - Complexity: O(n) in the number of entries of the directory.
     package static func filesExist(atPath path: String) -> Bool {
         FileSystem.exists(path) || ((try? CommitLog.segmentPaths(storePath: path).isEmpty) == false)
     }
 
-    /// Deletes every file of the store at `path`: the checkpoint, the log segments, a leftover
-    /// `.tmp` and the lock file.
+    /// Deletes every file of the store at `path`: the page file (or checkpoint), the log segments,
+    /// a leftover `.tmp` and the lock file.
     ///
     /// Takes the store's locks first, so a store open in another process is never deleted under
     /// it, and no store at `path` can open in this process meanwhile.
@@ -40,7 +40,7 @@ extension Store {
             var deleted = false
             // The lock file goes last: while any other file remains, a crash leaves a store that
             // still has its lock file.
-            let files = [path, CheckpointFile.temporaryPath(for: path)] + (try CommitLog.segmentPaths(storePath: path))
+            let files = [path, StorePages.temporaryPath(for: path)] + (try CommitLog.segmentPaths(storePath: path))
                 + [path + ".lock"]
             for file in files where FileSystem.exists(file) {
                 try FileSystem.remove(file)

@@ -31,6 +31,8 @@ package final class Store: @unchecked Sendable {
     let files: StoreFiles?
     let groupCommit: GroupCommit?
     let state: LockedValueBox<PublishedState>
+    /// Held for the whole of one checkpoint.
+    let checkpointSerial = LockedValueBox(())
     /// A ticket lock: writers (and checkpoints) get the write transaction in arrival order, so a
     /// busy writer loop cannot starve a checkpoint.
     private let writeGate = LockedValueBox(WriteGateState())

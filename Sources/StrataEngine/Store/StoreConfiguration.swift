@@ -15,7 +15,7 @@ public enum Durability: Sendable, Hashable {
 package struct StoreConfiguration: Sendable, Hashable {
     /// Where the store lives.
     package enum Location: Sendable, Hashable {
-        /// Files: the checkpoint at `path` (e.g. `default.strata`), the commit log segments
+        /// Files: the page file at `path` (e.g. `default.strata`), the commit log segments
         /// `path.log.*` and the lock file `path.lock` beside it.
         case file(path: String)
         /// Memory only, shared by every open of the same identifier in this process while one

@@ -1,72 +1,84 @@
 import StrataStorage
 import StrataSupport
 
-/// The files of a file-backed store: the lock file and the checkpoint (both locked while the
+/// The files of a file-backed store: the lock file and the page file (both locked while the
 /// store is open), and the commit log.
 ///
-/// Single writer: the store holds an exclusive POSIX lock on `<path>.lock` and on the
-/// checkpoint file itself. Deleting the lock file does not let a second process in, because the
-/// checkpoint stays locked: each new checkpoint is locked through its `.tmp` descriptor before
-/// the rename that puts it at `<path>`, and the old one is released only after. A store opened
-/// read-write always has a checkpoint (the first open writes one), so there is always one to lock.
+/// Single writer: the store holds an exclusive POSIX lock on `<path>.lock` and on the page file
+/// itself. Deleting the lock file does not let a second process in, because the page file stays
+/// locked. A store opened read-write always has a page file (the first open writes one), so
+/// there is always one to lock; the page file is written in place from then on, except when an
+/// older format's checkpoint is converted (see ``StorePages/install(path:storeID:snapshot:firstLogSegment:)``).
 struct StoreFiles: Sendable {
     let path: String
     let lockFile: POSIXFile
     let log: CommitLog
-    /// The open, locked checkpoint files: the one at `path` and, after a checkpoint whose rename
-    /// or directory sync failed, the one that may still be there (empty only for a read-only
-    /// store that has no checkpoint). Closing any descriptor of a file drops this process's lock
-    /// on it, so nothing else in the process may open the checkpoint while the store is open.
-    private let checkpointFiles: LockedValueBox<[POSIXFile]>
+    /// The page file (nil only for a read-only store that has none). Closing any descriptor of a
+    /// file drops this process's lock on it, so nothing else in the process may open the page
+    /// file while the store is open.
+    let pages: StorePages?
 
-    /// Locks the store's files and rebuilds the newest snapshot: the checkpoint, then every
-    /// log record after it (see ``CommitLog/open(storePath:anchor:)`` for the recovery rules).
+    /// Locks the store's files and rebuilds the newest snapshot: the page file's checkpoint, then
+    /// every log record after it (see ``CommitLog/open(storePath:anchor:)`` for the recovery rules).
     ///
-    /// A read-write open also removes a `<path>.tmp` left by an interrupted checkpoint, and
-    /// writes a first checkpoint when there is none.
+    /// A read-write open also removes what an interrupted conversion left (`<path>.tmp`), writes
+    /// a first page file when there is none, and converts a store of an earlier format (a format 1
+    /// store, or a format 2 checkpoint file) to a page file; a read-only open of such a store
+    /// throws ``StrataError/Code/invalidFileFormat``.
     static func recover(path: String, readOnly: Bool) throws -> (files: StoreFiles, snapshot: Snapshot) {
         if try readOnly && !FileSystem.exists(path) && CommitLog.segmentPaths(storePath: path).isEmpty {
             throw StrataError(.fileNotFound, "the store does not exist and was opened read-only", path: path)
         }
         let lockFile = try POSIXFile(path: path + ".lock", mode: .readWriteCreate)
         guard try lockFile.tryLockExclusive() else { throw alreadyOpen(path) }
-        let checkpointFile = try lockCheckpoint(path: path, readOnly: readOnly)
-        if !readOnly { try FileSystem.remove(CheckpointFile.temporaryPath(for: path)) }
-        if try FormatOneStore.detect(storePath: path, checkpoint: checkpointFile) {
-            guard !readOnly else {
-                throw StrataError(.invalidFileFormat, "the store was written by an earlier Strata (format 1); open it "
-                                      + "read-write once to upgrade it", path: path)
-            }
-            return try upgrade(path: path, lockFile: lockFile, checkpointFile: checkpointFile)
+        let existing = try lockCheckpoint(path: path, readOnly: readOnly)
+        if !readOnly {
+            try StorePages.removeLeftovers(of: path)
+            try FileSystem.remove(CheckpointFile.temporaryPath(for: path))
+        }
+        if try FormatOneStore.detect(storePath: path, checkpoint: existing) {
+            try refuseUpgrade(path: path, readOnly: readOnly, format: "format 1")
+            return try upgrade(path: path, lockFile: lockFile, checkpointFile: existing)
+        }
+        if let existing, try CheckpointFile.isCheckpoint(existing) {
+            try refuseUpgrade(path: path, readOnly: readOnly, format: "format 2, a checkpoint file")
+            return try convert(path: path, lockFile: lockFile, checkpointFile: existing)
         }
 
         var snapshot = Snapshot.empty
         var anchor: LogAnchor?
-        if let checkpointFile {
-            let checkpoint = try CheckpointFile.read(checkpointFile)
-            snapshot = try loadCheckpoint(checkpoint.payload, version: checkpoint.version, path: path,
-                                          payloadOffset: CheckpointFile.headerSize)
-            anchor = LogAnchor(storeID: checkpoint.header.storeID, version: checkpoint.version,
-                               firstSegment: checkpoint.header.firstSegment, path: path)
+        var pages: StorePages?
+        if let existing {
+            let opened = try StorePages.open(file: existing, readOnly: readOnly)
+            pages = opened.pages
+            snapshot = opened.snapshot
+            let header = opened.pages.file.header
+            anchor = LogAnchor(storeID: header.storeID, version: header.checkpoint.logVersion,
+                               firstSegment: header.checkpoint.firstLogSegment, path: path)
         }
         let (log, recovery) = try CommitLog.open(storePath: path, anchor: anchor)
         for record in recovery.records {
             try replay(record, into: &snapshot)
         }
-        let files = StoreFiles(path: path, lockFile: lockFile, log: log,
-                               checkpointFiles: LockedValueBox(checkpointFile.map { [$0] } ?? []))
-        if checkpointFile == nil && !readOnly {
+        if pages == nil && !readOnly {
             if !recovery.records.isEmpty { try log.rotate() }
-            try files.writeCheckpoint(version: snapshot.version, payload: snapshot.encoded())
+            pages = try StorePages.install(path: path, storeID: log.storeID, snapshot: snapshot,
+                                           firstLogSegment: log.currentSequence)
             try log.removeSealedSegments()
         }
-        return (files, snapshot)
+        return (StoreFiles(path: path, lockFile: lockFile, log: log, pages: pages), snapshot)
+    }
+
+    private static func refuseUpgrade(path: String, readOnly: Bool, format: String) throws {
+        guard readOnly else { return }
+        throw StrataError(.invalidFileFormat, "the store was written by an earlier Strata (\(format)); open it "
+                              + "read-write once to upgrade it", path: path)
     }
 
     /// Upgrades a format 1 store (see ``FormatOneStore``): reads it by format 1's rules, starts a
-    /// format 2 log after its last segment, writes a format 2 checkpoint of everything read (the
-    /// moment the upgrade takes effect: a crash before it leaves the format 1 store, which the
-    /// next open upgrades again), then deletes the format 1 segments.
+    /// format 2 log after its last segment, writes a page file of everything read (the moment the
+    /// upgrade takes effect: a crash before it leaves the format 1 store, which the next open
+    /// upgrades again), then deletes the format 1 segments.
     private static func upgrade(
         path: String, lockFile: POSIXFile, checkpointFile: POSIXFile?
     ) throws -> (files: StoreFiles, snapshot: Snapshot) {
@@ -79,12 +91,36 @@ struct StoreFiles: Sendable {
             try replay(record, into: &snapshot, payloadOffset: 24)
         }
         let log = try CommitLog.start(storePath: path, sequence: old.lastSequence + 1, baseVersion: snapshot.version)
-        let files = StoreFiles(path: path, lockFile: lockFile, log: log,
-                               checkpointFiles: LockedValueBox(checkpointFile.map { [$0] } ?? []))
-        try files.writeCheckpoint(version: snapshot.version, payload: snapshot.encoded())
+        let pages = try StorePages.install(path: path, storeID: log.storeID, snapshot: snapshot,
+                                           firstLogSegment: log.currentSequence)
+        withExtendedLifetime(checkpointFile) {}
         for segment in old.segmentPaths { try FileSystem.remove(segment) }
         try FileSystem.syncDirectory(containing: path)
-        return (files, snapshot)
+        return (StoreFiles(path: path, lockFile: lockFile, log: log, pages: pages), snapshot)
+    }
+
+    /// Converts a format 2 store (a checkpoint file, see ``CheckpointFile``, and its log) to a page
+    /// file: reads the checkpoint and the log after it, rotates the log, and writes a page file of
+    /// the newest version in place of the checkpoint (the moment the conversion takes effect: a
+    /// crash before it leaves the format 2 store, which the next open converts again).
+    private static func convert(
+        path: String, lockFile: POSIXFile, checkpointFile: POSIXFile
+    ) throws -> (files: StoreFiles, snapshot: Snapshot) {
+        let checkpoint = try CheckpointFile.read(checkpointFile)
+        var snapshot = try loadCheckpoint(checkpoint.payload, version: checkpoint.version, path: path,
+                                          payloadOffset: CheckpointFile.headerSize)
+        let anchor = LogAnchor(storeID: checkpoint.header.storeID, version: checkpoint.version,
+                               firstSegment: checkpoint.header.firstSegment, path: path)
+        let (log, recovery) = try CommitLog.open(storePath: path, anchor: anchor)
+        for record in recovery.records {
+            try replay(record, into: &snapshot)
+        }
+        try log.rotate()
+        let pages = try StorePages.install(path: path, storeID: log.storeID, snapshot: snapshot,
+                                           firstLogSegment: log.currentSequence)
+        withExtendedLifetime(checkpointFile) {}
+        try log.removeSealedSegments()
+        return (StoreFiles(path: path, lockFile: lockFile, log: log, pages: pages), snapshot)
     }
 
     private static func loadCheckpoint(_ payload: [UInt8], version: UInt64, path: String,
@@ -97,19 +133,16 @@ struct StoreFiles: Sendable {
         return snapshot
     }
 
-    /// Durably replaces the checkpoint with `payload` at `version`, naming the current log
-    /// segment as the one that continues it, and moves the lock to the new file.
+    /// Writes an incremental checkpoint of `snapshot` into the page file, naming the current log
+    /// segment as the one that continues it.
     ///
     /// Call after ``CommitLog/rotate()``, with no other rotation until it returns (the engine's
-    /// checkpoint runs one at a time), so the current segment's base version is `version`.
-    func writeCheckpoint(version: UInt64, payload: [UInt8]) throws {
-        let header = CheckpointFile.Header(version: version, storeID: log.storeID, firstSegment: log.currentSequence)
-        try CheckpointFile.write(path: path, header: header, payload: payload) { file in
-            checkpointFiles.withLockedValue { $0.append(file) }
+    /// checkpoint runs one at a time), so the current segment's base version is the snapshot's.
+    func writeCheckpoint(_ snapshot: Snapshot) throws {
+        guard let pages else {
+            throw StrataError(.readOnly, "the store was opened read-only", path: path)
         }
-        // The old checkpoint's descriptors close here, after the rename: their locks were on the
-        // replaced inode, and the new inode was locked before it appeared at `path`.
-        checkpointFiles.withLockedValue { $0.removeFirst($0.count - 1) }
+        try pages.checkpoint(snapshot, firstLogSegment: log.currentSequence)
     }
 
     /// Opens and locks the checkpoint at `path`, or returns nil when there is none: exclusively,

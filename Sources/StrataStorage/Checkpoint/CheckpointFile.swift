@@ -64,6 +64,11 @@ package enum CheckpointFile {
     /// The path of the temporary file a checkpoint is written to before its rename.
     package static func temporaryPath(for path: String) -> String { path + ".tmp" }
 
+    /// Whether `file` starts with a checkpoint's magic (any format version).
+    package static func isCheckpoint(_ file: POSIXFile) throws -> Bool {
+        try file.read(count: magic.count, at: 0) == magic
+    }
+
     /// Durably replaces the checkpoint at `path`.
     ///
     /// - Parameter locked: when given, the new file is locked exclusively (see

@@ -75,6 +75,12 @@ extension StorageFaults {
         var skip: Int
         var remaining: Int
         var fault: StorageFault
+
+        /// Whether the rule applies to `path`: it contains the fragment or, for a fragment ending
+        /// in `$`, ends with what precedes the `$`.
+        func matches(_ path: String) -> Bool {
+            pathFragment.hasSuffix("$") ? path.hasSuffix(pathFragment.dropLast()) : path.contains(pathFragment)
+        }
     }
 
     struct Seam {
@@ -94,7 +100,9 @@ extension StorageFaults {
     }
 
     /// Makes the `count` operations of kind `operation` on paths containing `pathFragment`
-    /// that follow the first `skipping` such operations fail with `fault`.
+    /// that follow the first `skipping` such operations fail with `fault`. A fragment ending in
+    /// `$` matches only the paths that end with what precedes it (`"/store.strata$"`: the page
+    /// file, not its log segments).
     ///
     /// `skipping` lets a test sweep every position: arm with 0, 1, 2… and run the same work
     /// until ``isArmed(matching:)`` says the fault was never reached.
@@ -131,7 +139,7 @@ extension StorageFaults {
             guard !seam.rules.isEmpty else { return nil }
             var fired: StorageFault?
             for index in seam.rules.indices
-            where seam.rules[index].operation == operation && path.contains(seam.rules[index].pathFragment) {
+            where seam.rules[index].operation == operation && seam.rules[index].matches(path) {
                 if seam.rules[index].skip > 0 {
                     seam.rules[index].skip -= 1
                 } else if fired == nil {

@@ -31,15 +31,18 @@ extension PageFile {
     /// generation or (when the new slot reached the disk whole) the new one, each with all its
     /// pages intact, since the new slot is written only after the new pages are durable. A
     /// failure before the slot is written (a page write, growing the file, the first sync)
-    /// leaves the previous slot the only valid one on disk; a failure writing the slot or
-    /// syncing it leaves the previous or the new one, whichever the disk kept.
+    /// leaves the previous slot the only valid one on disk and does not poison the file: no
+    /// header reaches the pages it wrote, so a later checkpoint may write (and sync) them again.
+    /// A failure writing the slot or syncing it leaves the previous or the new one, whichever
+    /// the disk kept, and poisons the file.
     ///
     /// - Returns: the new header.
     /// - Throws: ``StrataError/Code/invalidInput`` before writing anything when a page is 0, 1, at
     ///   or past `fields.pageCount`, given twice, a header slot kind or too large, or the roots
     ///   are larger than ``PageFileHeader/maximumRootsSize``; ``StrataError/Code/readOnly``;
-    ///   ``StrataError/Code/fileAccess`` (with the errno) when a write or sync fails, which
-    ///   poisons the file; ``StrataError/Code/poisoned`` after such a failure, until reopened.
+    ///   ``StrataError/Code/fileAccess`` (with the errno) when a write or sync fails (from the
+    ///   slot write on, this poisons the file); ``StrataError/Code/poisoned`` after a poisoning
+    ///   failure, until reopened.
     @discardableResult
     package func writeCheckpoint(_ pages: [PageWrite], fields: PageFileHeader.CheckpointFields) throws -> PageFileHeader {
         guard !readOnly else {
@@ -48,21 +51,37 @@ extension PageFile {
         return try writing.withLockedValue { (_: inout Void) throws -> PageFileHeader in
             try poison.check()
             let previous = header
-            let images = try encode(pages, fields: fields)
+            try Self.validate(fields, pageSize: pageSize, path: path)
+            guard previous.generation < UInt64.max else {
+                throw StrataError(.corruptFile, "page 0 of \(path) is damaged: its generation cannot grow", path: path,
+                                  offset: 0)
+            }
+            let images = try Self.encode(pages, generation: previous.generation + 1, pageCount: fields.pageCount,
+                                         pageSize: pageSize, transform: transform, path: path)
             let next = PageFileHeader(generation: previous.generation + 1, pageSize: pageSize,
                                       storeID: previous.storeID, checkpoint: fields,
                                       transformID: previous.transformID)
+            // Until the slot is written, the disk's header is the previous one whatever happened
+            // to the new pages, which no header reaches: a failure here leaves the file as it
+            // was, and the next checkpoint writes its pages again (its sync covers them anew).
             do {
                 for (number, image) in images {
                     try file.write(image, at: number * UInt64(pageSize))
                 }
                 let size = UInt64(pageSize) * fields.pageCount
                 if try file.size() < size { try file.truncate(to: size) }
-                try poison.sync { try file.sync() }
-                for page in pages {
-                    cache.insert(PageFrame.Decoded(kind: page.kind, generation: next.generation, payload: page.payload),
-                                 number: page.number)
-                }
+                try file.sync()
+            } catch let error as StrataError {
+                throw error
+            } catch {
+                throw StrataError(.fileAccess, "writing the pages of a checkpoint of \(path) failed: \(error)",
+                                  path: path)
+            }
+            for page in pages {
+                cache.insert(PageFrame.Decoded(kind: page.kind, generation: next.generation, payload: page.payload),
+                             number: page.number)
+            }
+            do {
                 try file.write(next.encodeSlot(), at: next.slot * UInt64(pageSize))
                 try poison.sync { try file.sync() }
             } catch {
@@ -73,16 +92,12 @@ extension PageFile {
         }
     }
 
-    /// Checks `pages` and `fields` and encodes the pages' disk bytes, sorted by page number.
-    private func encode(
-        _ pages: [PageWrite], fields: PageFileHeader.CheckpointFields
+    /// Checks `pages` and encodes their disk bytes for `generation`, sorted by page number.
+    static func encode(
+        _ pages: [PageWrite], generation: UInt64, pageCount: UInt64, pageSize: Int, transform: any PageTransform,
+        path: String
     ) throws -> [(UInt64, [UInt8])] {
-        try Self.validate(fields, pageSize: pageSize, path: path)
-        guard header.generation < UInt64.max else {
-            throw StrataError(.corruptFile, "page 0 of \(path) is damaged: its generation cannot grow", path: path,
-                              offset: 0)
-        }
-        let generation = header.generation + 1
+        let payloadCapacity = PageFrame.payloadCapacity(pageSize: pageSize, reserved: transform.reservedBytes)
         var seen = Set<UInt64>()
         var images: [(UInt64, [UInt8])] = []
         images.reserveCapacity(pages.count)
@@ -91,7 +106,7 @@ extension PageFile {
                 StrataError(.invalidInput, "a checkpoint cannot write page \(page.number) of \(path): \(why)", path: path)
             }
             guard page.number >= 2 else { throw refuse("pages 0 and 1 are the header slots") }
-            guard page.number < fields.pageCount else { throw refuse("the page count is \(fields.pageCount)") }
+            guard page.number < pageCount else { throw refuse("the page count is \(pageCount)") }
             guard seen.insert(page.number).inserted else { throw refuse("it is given twice") }
             guard page.kind != .headerSlot, page.kind.rawValue != 0 else { throw refuse("its kind is \(page.kind)") }
             guard page.payload.count <= payloadCapacity else {
@@ -104,5 +119,34 @@ extension PageFile {
         }
         images.sort { $0.0 < $1.0 }
         return images
+    }
+}
+
+extension PageFile {
+    /// Writes the current header's slot again and syncs it, so that it is on the disk and not only
+    /// in the page cache.
+    ///
+    /// After a failed sync of a slot, the page cache may keep showing the new slot while the disk
+    /// lost it (Linux reports a write-back error once and drops the pages' dirty state). A store
+    /// reopened in the same boot would then build on a header the disk does not have, and may
+    /// delete log segments that the disk's older header still needs. A read-write open calls this
+    /// before anything relies on the header: the slot it read is durable once this returns.
+    ///
+    /// - Throws: ``StrataError/Code/readOnly``; ``StrataError/Code/fileAccess`` when the write or
+    ///   the sync fails (which poisons the file).
+    package func makeHeaderDurable() throws {
+        guard !readOnly else {
+            throw StrataError(.readOnly, "the page file \(path) was opened read-only", path: path)
+        }
+        try writing.withLockedValue { (_: inout Void) throws in
+            try poison.check()
+            let header = self.header
+            do {
+                try file.write(header.encodeSlot(), at: header.slot * UInt64(pageSize))
+                try poison.sync { try file.sync() }
+            } catch {
+                throw poison.record(error)
+            }
+        }
     }
 }

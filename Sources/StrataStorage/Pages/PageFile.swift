@@ -14,9 +14,11 @@ import StrataSupport
 /// also while a checkpoint runs; checkpoints run one at a time. Every read, write and sync goes
 /// through ``POSIXFile``, the seam fault injection and the power-loss tracer see.
 ///
-/// A failed write or sync poisons the file (as the commit log's failed sync does; see
-/// ``SyncPoison``): every later checkpoint throws ``StrataError/Code/poisoned`` until the file is
-/// reopened, and the header of the last checkpoint that returned stays current.
+/// A failed write or sync of a header slot, or the sync after it, poisons the file (as the commit
+/// log's failed sync does; see ``SyncPoison``): every later checkpoint throws
+/// ``StrataError/Code/poisoned`` until the file is reopened, and the header of the last
+/// checkpoint that returned stays current. A failure before the slot is written only fails that
+/// checkpoint: no header reaches the pages it wrote.
 ///
 /// The page file takes no file lock: the store that owns it locks it, as it locks its log.
 package final class PageFile: Sendable {
@@ -74,44 +76,62 @@ package final class PageFile: Sendable {
 
     /// Creates a page file at `path` holding generation 0 (no pages besides the slots) and opens it.
     ///
-    /// The file is written to `<path>.tmp`, synced and renamed into place with its directory
-    /// synced, so `path` never holds a partial file.
-    ///
-    /// - Throws: ``StrataError/Code/invalidInput`` when the page size is not a power of two from
-    ///   4 KiB to 64 KiB, the transform reserves more than 256 bytes, or a file exists at `path`;
-    ///   ``StrataError/Code/fileAccess`` when writing fails.
+    /// See ``writeNewFile(path:pageSize:storeID:checkpoint:pages:replacing:transform:)``.
     package static func create(
         path: String, pageSize: Int = PageFrame.defaultPageSize, storeID: UInt64,
         checkpoint: PageFileHeader.CheckpointFields = .init(logVersion: 0, firstLogSegment: 0, pageCount: 2),
         options: Options = Options()
     ) throws -> PageFile {
+        var fields = checkpoint
+        fields.pageCount = 2
+        try writeNewFile(path: path, pageSize: pageSize, storeID: storeID, checkpoint: fields, pages: [],
+                         transform: options.transform)
+        return try open(path: path, options: options)
+    }
+
+    /// Writes a new page file at `path` whose generation 0 holds `pages` and `checkpoint` (which
+    /// gives the page count), without opening it.
+    ///
+    /// The file is written to `<path>.tmp`, synced once and renamed into place with its directory
+    /// synced, so `path` holds either what it held before or the whole new file.
+    ///
+    /// - Parameter replacing: whether a file at `path` may be replaced (else it is refused).
+    /// - Throws: ``StrataError/Code/invalidInput`` when the page size is not a power of two from
+    ///   4 KiB to 64 KiB, the transform reserves more than 256 bytes, a page is invalid (see
+    ///   ``writeCheckpoint(_:fields:)``), or a file exists at `path` and `replacing` is false;
+    ///   ``StrataError/Code/fileAccess`` when writing fails (the `.tmp` is then removed).
+    package static func writeNewFile(
+        path: String, pageSize: Int = PageFrame.defaultPageSize, storeID: UInt64,
+        checkpoint fields: PageFileHeader.CheckpointFields, pages: [PageWrite], replacing: Bool = false,
+        transform: any PageTransform = IdentityPageTransform()
+    ) throws {
         guard PageFrame.isValidPageSize(pageSize) else {
             throw StrataError(.invalidInput, "page size \(pageSize) is not a power of two from 4096 to 65536 bytes",
                               path: path)
         }
-        guard (0...256).contains(options.transform.reservedBytes) else {
+        guard (0...256).contains(transform.reservedBytes) else {
             throw StrataError(.invalidInput, "a page transform may reserve 0 to 256 bytes per page", path: path)
         }
-        guard !FileSystem.exists(path) else {
+        guard replacing || !FileSystem.exists(path) else {
             throw StrataError(.invalidInput, "cannot create a page file: \(path) exists", path: path)
         }
-        var fields = checkpoint
-        fields.pageCount = 2
         try validate(fields, pageSize: pageSize, path: path)
+        let images = try encode(pages, generation: 0, pageCount: fields.pageCount, pageSize: pageSize,
+                                transform: transform, path: path)
         let header = PageFileHeader(generation: 0, pageSize: pageSize, storeID: storeID, checkpoint: fields,
-                                    transformID: options.transform.identifier)
+                                    transformID: transform.identifier)
         let temporary = path + ".tmp"
         do {
             let file = try POSIXFile(path: temporary, mode: .truncate)
+            for (number, image) in images { try file.write(image, at: number * UInt64(pageSize)) }
             try file.write(header.encodeSlot(), at: 0)
-            try file.truncate(to: UInt64(2 * pageSize))
+            try file.truncate(to: UInt64(pageSize) * fields.pageCount)
             try file.sync()
             try FileSystem.atomicReplace(temporary, with: path)
         } catch {
             try? FileSystem.remove(temporary)
             throw error
         }
-        return try open(path: path, options: options)
     }
 
     /// Opens the page file at `path` at its current header.
@@ -124,7 +144,15 @@ package final class PageFile: Sendable {
     ///   damaged or the file is shorter than its header says (see
     ///   ``PageFileHeader/current(in:fileSize:path:)``).
     package static func open(path: String, options: Options = Options()) throws -> PageFile {
-        let file = try POSIXFile(path: path, mode: options.readOnly ? .readOnly : .readWrite)
+        try open(file: POSIXFile(path: path, mode: options.readOnly ? .readOnly : .readWrite), options: options)
+    }
+
+    /// Opens the page file `file` (opened read-write, or read-only when `options.readOnly`) at its
+    /// current header, keeping the descriptor (and the locks the caller took on it).
+    ///
+    /// - Throws: as ``open(path:options:)``.
+    package static func open(file: POSIXFile, options: Options = Options()) throws -> PageFile {
+        let path = file.path
         let size = try file.size()
         let start = try file.read(count: Int(min(size, UInt64(PageFileHeader.slotsSpan))), at: 0)
         let header = try PageFileHeader.current(in: start, fileSize: size, path: path)

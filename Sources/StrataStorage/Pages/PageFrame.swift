@@ -51,21 +51,20 @@ package enum PageFrame {
         kind: PageKind, number: UInt64, generation: UInt64, payload: some Collection<UInt8>, pageSize: Int
     ) -> [UInt8] {
         precondition(payload.count <= pageSize - headerSize, "a page payload of \(payload.count) bytes does not fit")
-        var writer = ByteWriter(capacity: pageSize)
-        writer.writeFixed(UInt32(0))
-        writer.write(kind.rawValue)
-        writer.write(0)
-        writer.writeRaw([0, 0])
-        writer.writeFixed(number)
-        writer.writeFixed(generation)
-        writer.writeFixed(UInt32(payload.count))
-        writer.writeFixed(UInt32(0))
-        writer.writeRaw(payload)
-        var bytes = writer.bytes
-        bytes.append(contentsOf: repeatElement(0, count: pageSize - bytes.count))
-        let checksum = bytes.withUnsafeBytes { CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[4...])) }
-        withUnsafeBytes(of: checksum.littleEndian) { raw in
-            for index in 0..<4 { bytes[index] = raw[index] }
+        // Built in place with raw stores and one copy of the payload: this runs for every page a
+        // checkpoint writes, also in debug builds.
+        var bytes = [UInt8](repeating: 0, count: pageSize)
+        bytes.withUnsafeMutableBytes { raw in
+            raw[4] = kind.rawValue
+            raw.storeBytes(of: number.littleEndian, toByteOffset: 8, as: UInt64.self)
+            raw.storeBytes(of: generation.littleEndian, toByteOffset: 16, as: UInt64.self)
+            raw.storeBytes(of: UInt32(payload.count).littleEndian, toByteOffset: 24, as: UInt32.self)
+            let body = UnsafeMutableRawBufferPointer(rebasing: raw[headerSize...])
+            if payload.withContiguousStorageIfAvailable({ body.copyBytes(from: $0) }) == nil {
+                body.copyBytes(from: Array(payload))
+            }
+            let checksum = CRC32C.checksum(UnsafeRawBufferPointer(rebasing: raw[4...]))
+            raw.storeBytes(of: checksum.littleEndian, toByteOffset: 0, as: UInt32.self)
         }
         return bytes
     }

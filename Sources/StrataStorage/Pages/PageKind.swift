@@ -10,7 +10,8 @@
 /// | 3 | ``treeBranch`` |
 /// | 4 | ``overflow``: the continuation of a value too large for one page |
 /// | 5 | ``freeList`` |
-/// | 6–255 | unassigned: reserved for later formats |
+/// | 6 | ``catalog``: the engine's list of tables and their roots |
+/// | 7–255 | unassigned: reserved for later formats |
 ///
 /// The page file itself only tells header slots from other pages; the layers above check that
 /// a page they follow a pointer to has the kind they expect.
@@ -31,6 +32,8 @@ package struct PageKind: RawRepresentable, Hashable, Sendable, CustomStringConve
     package static let overflow = PageKind(rawValue: 4)
     /// A page of the free-space list.
     package static let freeList = PageKind(rawValue: 5)
+    /// The engine's catalog: its tables, their schemas and their trees' roots.
+    package static let catalog = PageKind(rawValue: 6)
 
     /// The kind's name, or its code when it has none.
     package var description: String {
@@ -40,6 +43,7 @@ package struct PageKind: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .treeBranch: "tree branch"
         case .overflow: "overflow"
         case .freeList: "free list"
+        case .catalog: "catalog"
         default: "kind \(rawValue)"
         }
     }

@@ -14,7 +14,7 @@ import Testing
 /// append hits `ENOSPC` fails with `fileAccess` carrying `ENOSPC`, and the store is poisoned:
 /// every later write fails with `poisoned`, also after space returns, until the store is
 /// reopened; readers keep every acknowledged commit. A checkpoint that hits `ENOSPC` (writing
-/// its `.tmp`) fails with `fileAccess` and does not poison the store: the log stays valid, and
+/// its pages) fails with `fileAccess` and does not poison the store: the log stays valid, and
 /// commits go on while their appends succeed. Reopening after space returns gives every
 /// acknowledged commit and takes new ones.
 @Suite("Disk full")
@@ -61,13 +61,13 @@ struct DiskFullTests {
             try withReleasedStore(configuration) { store in
                 try Ledger.createTables(in: store)
                 for id: Int64 in 1...5 { try Ledger.commit(id, to: store) }
-                StorageFaults.shared.inject(.fail(errno: ENOSPC), on: .write, matching: directory.name + "/store.strata.tmp",
+                StorageFaults.shared.inject(.fail(errno: ENOSPC), on: .write, matching: directory.name + "/store.strata$",
                                             count: 1_000)
                 let error = #expect(throws: StrataError.self) { try store.checkpoint() }
                 #expect(error?.code == .fileAccess)
                 #expect(error?.errno == ENOSPC)
                 try Ledger.commit(6, to: store)
-                StorageFaults.shared.removeRules(matching: directory.name + "/store.strata.tmp")
+                StorageFaults.shared.removeRules(matching: directory.name + "/store.strata$")
                 try store.checkpoint()
                 try Ledger.commit(7, to: store)
             }

@@ -1,0 +1,25 @@
+import StrataStorage
+
+/// The pages one checkpoint writes, as it places them.
+struct CheckpointPages {
+    let layout: PageLayout
+    var allocator: PageAllocator
+    /// The page writes so far.
+    var writes: [PageFile.PageWrite] = []
+    /// The first pages of the unchanged subtrees the new checkpoint refers to where they are.
+    var kept: Set<UInt64> = []
+    /// What to record once the checkpoint is durable: each written node's new extent.
+    var written: [() -> Void] = []
+
+    init(layout: PageLayout, allocator: PageAllocator) {
+        self.layout = layout
+        self.allocator = allocator
+    }
+
+    /// Allocates pages for `image` and adds their writes; returns where the image goes.
+    mutating func place(_ image: [UInt8], kind: PageKind) -> PageExtent {
+        let extent = allocator.allocate(layout.pageCount(forImageOf: image.count))
+        writes.append(contentsOf: layout.pageWrites(for: image, kind: kind, at: extent))
+        return extent
+    }
+}

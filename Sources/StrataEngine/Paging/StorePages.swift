@@ -1,0 +1,214 @@
+import StrataStorage
+import StrataSupport
+
+/// A store's page file and what its checkpoints need: the snapshot the current header holds
+/// (whose tree nodes know their extents), the roots, and the free pages.
+///
+/// A checkpoint of version v writes only what changed since the previous one: the tree nodes
+/// with no extent (new or changed since), bottom-up into free pages, then the catalog and the
+/// free list, then switches the header (see ``PageFile/writeCheckpoint(_:fields:)``). The pages
+/// the previous header reaches and the new one does not (the replaced nodes, the previous
+/// catalog and free list) become free once the new header is current; before that, nothing
+/// the current header reaches is ever written.
+///
+/// Opening reads the whole tree of every table (this step of the paged store keeps every row
+/// resident; lazy pages come later) and checks it: every page's frame, kinds, key order, counts,
+/// and that no page is reached twice or is also free.
+final class StorePages: Sendable {
+    /// The page file.
+    let file: PageFile
+    private let state: LockedValueBox<State>
+
+    private struct State {
+        /// The snapshot the current header holds.
+        var checkpointed: Snapshot
+        /// The current header's roots (nil for a new file's generation 0).
+        var roots: StoreCatalog.Roots?
+        /// The pages the current header does not reach, ascending.
+        var freePages: [UInt64]
+    }
+
+    private init(file: PageFile, state: State) {
+        self.file = file
+        self.state = LockedValueBox(state)
+    }
+
+    /// The options every store page file is opened with: the cache off, since every node is
+    /// resident once read.
+    static func options(readOnly: Bool) -> PageFile.Options { PageFile.Options(cacheBytes: 0, readOnly: readOnly) }
+
+    /// Opens the page file `file` (locked by the caller) and reads the snapshot its header holds.
+    ///
+    /// - Throws: ``StrataError/Code/invalidFileFormat`` or ``StrataError/Code/corruptFile``
+    ///   naming the file and page (see ``PageFile/open(file:options:)`` and
+    ///   ``SortedTree/load(_:_:from:reached:)``); ``StrataError/Code/fileAccess``.
+    static func open(file posix: POSIXFile, readOnly: Bool) throws -> (pages: StorePages, snapshot: Snapshot) {
+        let file = try PageFile.open(file: posix, options: options(readOnly: readOnly))
+        // The log segments the header no longer needs are deleted next: the header must be on the disk.
+        if !readOnly { try file.makeHeaderDurable() }
+        let header = file.header
+        guard !header.checkpoint.roots.isEmpty else {
+            throw StrataError(.corruptFile, "\(file.path) holds no catalog: it is not a store's page file", path: file.path,
+                              offset: 0)
+        }
+        let roots = try StoreCatalog.Roots.decode(header.checkpoint.roots, path: file.path)
+        var reached = Set(roots.catalog.pages)
+        let catalog = try StoreCatalog.decode(file.readImage(roots.catalog, kind: .catalog), path: file.path,
+                                              at: roots.catalog, pageSize: file.pageSize)
+        guard catalog.version == header.checkpoint.logVersion else {
+            throw StrataError(.corruptFile, "the header of \(file.path) says version \(header.checkpoint.logVersion), "
+                                  + "its catalog \(catalog.version)", path: file.path, offset: 0)
+        }
+        var snapshot = Snapshot.empty
+        snapshot.version = catalog.version
+        for entry in catalog.tables {
+            let rows = try SortedTree<ObjectKey, Row>.load(entry.rows, RowEntryCoding.self, from: file, reached: &reached)
+            try snapshot.installLoadedTable(key: entry.key, schema: entry.schema, rows: rows,
+                                            nextObjectKey: entry.nextObjectKey, path: file.path)
+        }
+        snapshot.nextTableKey = max(snapshot.nextTableKey, catalog.nextTableKey)
+        snapshot.rebuildBacklinks()
+        var free: [UInt64] = []
+        if let list = roots.freeList {
+            for page in list.pages where !reached.insert(page).inserted {
+                throw StrataError(.corruptFile, "page \(page) of \(file.path) is reached twice", path: file.path)
+            }
+            free = try FreePageList.decode(file.readImage(list, kind: .freeList), pageCount: header.checkpoint.pageCount,
+                                           path: file.path, at: list)
+            if let page = free.first(where: reached.contains) {
+                throw StrataError(.corruptFile, "page \(page) of \(file.path) is both free and in use", path: file.path)
+            }
+        }
+        let pages = StorePages(file: file, state: State(checkpointed: snapshot, roots: roots, freePages: free))
+        return (pages, snapshot)
+    }
+
+    /// Writes a new page file holding `snapshot` at `path` (replacing any file there), for a new
+    /// store or an older format's conversion, and opens it locked.
+    ///
+    /// The file is written whole as `<path>.tmp`, synced and renamed into place with the
+    /// directory synced (see ``PageFile/writeNewFile(path:pageSize:storeID:checkpoint:pages:replacing:transform:)``),
+    /// so `path` holds either what it held or the whole new file. The caller holds the store's
+    /// lock file, so no other process opens the file between the rename and the lock this takes
+    /// on it. Sets the extents of `snapshot`'s nodes.
+    static func install(
+        path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64
+    ) throws -> StorePages {
+        try removeLeftovers(of: path)
+        let layout = PageLayout()
+        let plan = Self.plan(snapshot, after: State(checkpointed: .empty, roots: nil, freePages: []),
+                             pageCount: 2, layout: layout, firstLogSegment: firstLogSegment)
+        try PageFile.writeNewFile(path: path, pageSize: layout.pageSize, storeID: storeID, checkpoint: plan.fields,
+                                  pages: plan.pages.writes, replacing: true)
+        let posix = try POSIXFile(path: path, mode: .readWrite)
+        guard try posix.tryLockExclusive() else {
+            throw StrataError(.alreadyOpenInAnotherProcess, "the store is open in another process; close it there first",
+                              path: path)
+        }
+        let file = try PageFile.open(file: posix, options: options(readOnly: false))
+        for record in plan.pages.written { record() }
+        return StorePages(file: file, state: plan.state)
+    }
+
+    /// Where ``PageFile/writeNewFile(path:pageSize:storeID:checkpoint:pages:replacing:transform:)``
+    /// builds a new file.
+    static func temporaryPath(for path: String) -> String { path + ".tmp" }
+
+    /// Removes what an interrupted ``install(path:storeID:snapshot:firstLogSegment:)`` left.
+    static func removeLeftovers(of path: String) throws {
+        try FileSystem.remove(temporaryPath(for: path))
+    }
+
+    /// Writes a checkpoint of `snapshot`, continued by log segment `firstLogSegment`, and makes
+    /// it the file's current header.
+    ///
+    /// - Throws: ``StrataError/Code/fileAccess`` or ``StrataError/Code/poisoned`` (see
+    ///   ``PageFile/writeCheckpoint(_:fields:)``); the current header and every node's extent stay
+    ///   as they were.
+    func checkpoint(_ snapshot: Snapshot, firstLogSegment: UInt64) throws {
+        try state.withLockedValue { state in
+            let plan = Self.plan(snapshot, after: state, pageCount: file.header.checkpoint.pageCount,
+                                 layout: file.layout, firstLogSegment: firstLogSegment)
+            try file.writeCheckpoint(plan.pages.writes, fields: plan.fields)
+            for record in plan.pages.written { record() }
+            state = plan.state
+        }
+    }
+
+    /// What a checkpoint writes and what follows from it once it is durable.
+    private struct Plan {
+        var pages: CheckpointPages
+        var fields: PageFileHeader.CheckpointFields
+        var state: State
+    }
+
+    /// Places the checkpoint of `snapshot` that follows `previous`: the changed tree nodes, the
+    /// catalog, the free list.
+    private static func plan(
+        _ snapshot: Snapshot, after previous: State, pageCount: UInt64, layout: PageLayout, firstLogSegment: UInt64
+    ) -> Plan {
+        var pages = CheckpointPages(layout: layout, allocator: PageAllocator(pageCount: pageCount,
+                                                                            free: previous.freePages))
+        var entries: [StoreCatalog.TableEntry] = []
+        for table in snapshot.allTables {
+            entries.append(StoreCatalog.TableEntry(
+                key: table.key, schema: table.schema, nextObjectKey: table.nextObjectKey,
+                rows: table.rows.writeChangedNodes(RowEntryCoding.self, into: &pages)))
+        }
+        let catalog = StoreCatalog(version: snapshot.version, nextTableKey: snapshot.nextTableKey, tables: entries)
+        let catalogExtent = pages.place(catalog.encoded(), kind: .catalog)
+
+        var freed: [UInt64] = []
+        for table in previous.checkpointed.allTables {
+            table.rows.collectReplacedPages(kept: pages.kept, into: &freed)
+        }
+        if let roots = previous.roots {
+            freed.append(contentsOf: roots.catalog.pages)
+            if let list = roots.freeList { freed.append(contentsOf: list.pages) }
+        }
+        let (freeListExtent, freeAfter) = placeFreeList(freed: freed, into: &pages)
+        let roots = StoreCatalog.Roots(catalog: catalogExtent, freeList: freeListExtent)
+        let fields = PageFileHeader.CheckpointFields(
+            logVersion: snapshot.version, firstLogSegment: firstLogSegment, pageCount: pages.allocator.pageCount,
+            freeListRoot: freeListExtent?.first ?? 0, roots: roots.encoded())
+        return Plan(pages: pages, fields: fields, state: State(checkpointed: snapshot, roots: roots, freePages: freeAfter))
+    }
+
+    /// Places the free list of the new checkpoint (the allocator's unused free pages and
+    /// `freed`) in pages it takes from the allocator; returns its extent (nil when no page is
+    /// free) and the free pages it lists.
+    private static func placeFreeList(freed: [UInt64], into pages: inout CheckpointPages) -> (PageExtent?, [UInt64]) {
+        let freedSorted = freed.sorted()
+        func freePages() -> [UInt64] { merge(pages.allocator.freePages, freedSorted) }
+        guard !(pages.allocator.freePages.isEmpty && freedSorted.isEmpty) else { return (nil, []) }
+        var span = pages.layout.pageCount(forImageOf: FreePageList.encode(freePages()).count)
+        while true {
+            let extent = pages.allocator.allocate(span)
+            let list = freePages()
+            let image = FreePageList.encode(list)
+            let needed = pages.layout.pageCount(forImageOf: image.count)
+            if needed <= span {
+                pages.writes.append(contentsOf: pages.layout.pageWrites(for: image, kind: .freeList, at: extent))
+                return (extent, list)
+            }
+            pages.allocator.giveBack(extent)
+            span = needed
+        }
+    }
+
+    private static func merge(_ first: [UInt64], _ second: [UInt64]) -> [UInt64] {
+        var result: [UInt64] = []
+        result.reserveCapacity(first.count + second.count)
+        var i = 0, j = 0
+        while i < first.count || j < second.count {
+            if j == second.count || (i < first.count && first[i] < second[j]) {
+                result.append(first[i])
+                i += 1
+            } else {
+                result.append(second[j])
+                j += 1
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import StrataStorage
+import StrataSupport
+import Testing
+@testable import StrataEngine
+
+/// Counter: 0 id (int, primary key), 1 n (int).
+private let counterSchema = TableSchema(name: "Counter", columns: [ColumnSchema("id", .int), ColumnSchema("n", .int)],
+                                        primaryKey: "id")
+
+/// Creates the counter table holding ids 1...count (n = 0) in one commit; returns its key.
+private func makeCounters(_ count: Int, in store: Store) throws -> TableKey {
+    try store.write { tx in
+        let table = try tx.createTable(counterSchema)
+        for id in 1...count { _ = try tx.insertObject(into: table, values: [.int(Int64(id)), .int(0)]) }
+        return table
+    }
+}
+
+/// Sets n of the counter whose object key is `object`.
+private func bump(_ object: Int64, to value: Int64, table: TableKey, in store: Store) throws {
+    try store.write { tx in
+        try tx.setValue(.int(value), at: PropertyPath(table: table, object: ObjectKey(object), column: 1))
+    }
+}
+
+/// The pages of the closed store's page file at `path` that its last checkpoint wrote (they carry
+/// its generation), and the file's page count.
+private func lastCheckpointPages(_ path: String) throws -> (written: [PageKind], pageCount: UInt64) {
+    let file = try PageFile.open(path: path, options: PageFile.Options(cacheBytes: 0, readOnly: true))
+    let header = file.header
+    var written: [PageKind] = []
+    for number in 2..<header.checkpoint.pageCount {
+        guard let page = try? file.read(page: number), page.generation == header.generation else { continue }
+        written.append(page.kind)
+    }
+    return (written, header.checkpoint.pageCount)
+}
+
+/// A checkpoint writes the tree nodes that changed since the previous one, the catalog and the
+/// free list, into pages the previous checkpoint does not reach; pages it replaces are reused.
+@Suite("Paged checkpoints")
+struct PagedCheckpointTests {
+    @Test("a checkpoint after one changed row writes its leaf, the branches above it, the catalog and the free list")
+    func incrementalCheckpoint() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("incremental.strata")
+            try withStore(.file(path)) { store in
+                let table = try makeCounters(3000, in: store)
+                try store.checkpoint()
+                try bump(1500, to: 7, table: table, in: store)
+                try store.checkpoint()
+            }
+            let (written, _) = try lastCheckpointPages(path)
+            // 3,000 rows: 47 leaves under one root branch.
+            #expect(written.sorted { $0.rawValue < $1.rawValue } == [.treeLeaf, .treeBranch, .freeList, .catalog])
+            try withStore(.file(path)) { store in
+                let table = try #require(store.currentSnapshot.table(named: "Counter"))
+                #expect(table.count == 3000)
+                #expect(table.value(of: ObjectKey(1500), column: 1) == .int(7))
+                #expect(table.value(of: ObjectKey(1499), column: 1) == .int(0))
+            }
+        }
+    }
+
+    @Test("under repeated updates and checkpoints the file stops growing: replaced pages are reused")
+    func replacedPagesAreReused() throws {
+        let seed = SeededRandom.seedFromEnvironment()
+        print("paged checkpoints, page reuse: seed \(seed) (STRATA_SEED=\(seed) replays it)")
+        var random = SeededRandom(seed: seed)
+        try withTemporaryDirectory { directory in
+            let path = directory.file("reuse.strata")
+            var pageCounts: [UInt64] = []
+            var expected: [Int64: Int64] = [:]
+            try withStore(.file(path)) { store in
+                let table = try makeCounters(5000, in: store)
+                for round in 1...40 {
+                    for _ in 0..<20 {
+                        let object = Int64(random.next() % 5000)
+                        try bump(object, to: Int64(round), table: table, in: store)
+                        expected[object] = Int64(round)
+                    }
+                    try store.checkpoint()
+                    pageCounts.append(try #require(store.files?.pages).file.header.checkpoint.pageCount)
+                }
+            }
+            // The pages a checkpoint frees are reused from the one after it on: after a few rounds
+            // the page count stays where it is, give or take the round-to-round spread of how many
+            // leaves 20 random updates touch (without reuse it would grow by about 20 a round).
+            #expect(pageCounts[39] <= pageCounts[9] + 4, "page counts: \(pageCounts)")
+            try withStore(.file(path)) { store in
+                let table = try #require(store.currentSnapshot.table(named: "Counter"))
+                for object in Int64(0)..<5000 {
+                    #expect(table.value(of: ObjectKey(object), column: 1) == .int(expected[object] ?? 0))
+                }
+            }
+        }
+    }
+
+    @Test("removing a table frees all its pages for the next checkpoints")
+    func removedTableFreesItsPages() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("removed.strata")
+            var before: UInt64 = 0
+            try withStore(.file(path)) { store in
+                let table = try makeCounters(3000, in: store)
+                try store.checkpoint()
+                before = try #require(store.files?.pages).file.header.checkpoint.pageCount
+                try store.write { tx in try tx.removeTable(table) }
+                try store.checkpoint()
+                // The counters again: they fit in the pages the removed table left.
+                _ = try makeCounters(3000, in: store)
+                try store.checkpoint()
+                try store.checkpoint()
+                #expect(try #require(store.files?.pages).file.header.checkpoint.pageCount <= before + 2)
+            }
+            try withStore(.file(path)) { store in #expect(store.currentSnapshot.table(named: "Counter")?.count == 3000) }
+        }
+    }
+
+    @Test("a damaged tree page makes the open throw corruptFile naming the file and the page")
+    func damagedPage() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("damaged.strata")
+            try withStore(.file(path)) { store in
+                _ = try makeCounters(3000, in: store)
+                try store.checkpoint()
+            }
+            let file = try PageFile.open(path: path, options: PageFile.Options(cacheBytes: 0, readOnly: true))
+            let leaf = try #require((2..<file.header.checkpoint.pageCount).first {
+                (try? file.read(page: $0))?.kind == .treeLeaf
+            })
+            let pageSize = UInt64(file.pageSize)
+            let handle = try POSIXFile(path: path, mode: .readWrite)
+            var byte = try handle.read(count: 1, at: leaf * pageSize + 100)
+            byte[0] ^= 0x10
+            try handle.write(byte, at: leaf * pageSize + 100)
+            let error = expectStrataError(.corruptFile) { try Store.open(.file(path)) }
+            #expect(error?.path == path)
+            #expect(error?.offset == leaf * pageSize)
+            #expect(error?.message.contains("page \(leaf)") == true)
+        }
+    }
+}
