@@ -26,6 +26,8 @@ public struct StrataError: Error, CustomStringConvertible, Sendable {
         public static let fileAccess = Code("fileAccess")
         /// A file that was required does not exist.
         public static let fileNotFound = Code("fileNotFound")
+        /// A file that was to be created exists already.
+        public static let fileExists = Code("fileExists")
         /// A file is not a Strata file (bad magic or an unknown format version).
         public static let invalidFileFormat = Code("invalidFileFormat")
         /// A checksum or structural check failed inside a file; ``StrataError/path`` and

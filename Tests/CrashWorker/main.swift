@@ -2,7 +2,9 @@
 // store at argv[1] forever and prints "ack <n>" after each commit returns, until the parent
 // SIGKILLs it. Every transaction n sets the three counters to n and inserts entry n (erasing entry n - 100), so a
 // recovered store that shows the counters differing, or entries missing below the counter,
-// proves a torn or lost commit.
+// proves a torn or lost commit. Every 97th commit is followed by a compaction, so kills also land
+// while a new page file is written and renamed over the store (checkpoints run in the background
+// on the small threshold the parent gives).
 //
 // usage: strata-crash-worker <path> <full|normal> <checkpointThreshold>
 #if canImport(Glibc)
@@ -68,6 +70,8 @@ do {
             }
         }
         say("ack \(n)")
+        // Now and then a compaction, so that kills land in it too (a new file renamed over the store).
+        if n % 97 == 0 { try store.compact() }
     }
 } catch {
     say("worker error: \(error)", to: 2)

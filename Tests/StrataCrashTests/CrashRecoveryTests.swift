@@ -2,8 +2,9 @@ import Foundation
 import StrataEngine
 import Testing
 
-/// Kills a committing child process at random moments and checks, after each kill, that the
-/// store reopens with every acknowledged commit and no partially visible transaction.
+/// Kills a committing child process at random moments (also while it checkpoints and compacts)
+/// and checks, after each kill, that the store reopens with every acknowledged commit and no
+/// partially visible transaction.
 ///
 /// `STRATA_CRASH_CYCLES` sets the number of cycles (default 200, the CI figure; the long mode
 /// is e.g. `STRATA_CRASH_CYCLES=2000`). `STRATA_SEED` replays a run.

@@ -7,6 +7,10 @@ extension Realm {
     /// configuration's.
     public typealias MigrationBlock = @Sendable (_ migration: Migration, _ oldSchemaVersion: UInt64) -> Void
 
+    /// Decides, from the file's size and the bytes its data uses, whether to compact it when it
+    /// is opened for the first time in the process (see ``Configuration/shouldCompactOnLaunch``).
+    public typealias ShouldCompactOnLaunch = @Sendable (_ totalBytes: Int, _ usedBytes: Int) -> Bool
+
     /// How to open a Realm, as Realm Swift's `Realm.Configuration`.
     ///
     /// `fileURL` and `inMemoryIdentifier` are mutually exclusive: setting one clears the other.
@@ -35,6 +39,16 @@ extension Realm {
         public var migrationBlock: MigrationBlock?
         /// Delete the file instead of failing when the schema changed without a migration.
         public var deleteRealmIfMigrationNeeded: Bool
+        /// Called when the file is opened for the first time in the process, with the size of
+        /// the file and the bytes its data uses; returning true compacts the file (rewrites it
+        /// without its free pages) before the Realm is returned. Not allowed with `readOnly`.
+        ///
+        /// ```swift
+        /// config.shouldCompactOnLaunch = { totalBytes, usedBytes in
+        ///     totalBytes > 100 * 1024 * 1024 && Double(usedBytes) / Double(totalBytes) < 0.5
+        /// }
+        /// ```
+        public var shouldCompactOnLaunch: ShouldCompactOnLaunch?
         /// The model classes in the Realm; nil means every class this process has used.
         public var objectTypes: [ObjectBase.Type]?
         /// The most versions that may be pinned at once (nil or 0: unlimited).
@@ -60,6 +74,7 @@ extension Realm {
             fileURL: URL? = Configuration.defaultFileURL, inMemoryIdentifier: String? = nil,
             encryptionKey: Data? = nil, readOnly: Bool = false, schemaVersion: UInt64 = 0,
             migrationBlock: MigrationBlock? = nil, deleteRealmIfMigrationNeeded: Bool = false,
+            shouldCompactOnLaunch: ShouldCompactOnLaunch? = nil,
             objectTypes: [ObjectBase.Type]? = nil, maximumNumberOfActiveVersions: UInt? = nil,
             durability: Durability = .full
         ) {
@@ -70,6 +85,7 @@ extension Realm {
             self.schemaVersion = schemaVersion
             self.migrationBlock = migrationBlock
             self.deleteRealmIfMigrationNeeded = deleteRealmIfMigrationNeeded
+            self.shouldCompactOnLaunch = shouldCompactOnLaunch
             self.objectTypes = objectTypes
             self.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions
             self.durability = durability

@@ -60,6 +60,7 @@ extension Realm {
         static func code(for error: StrataError) -> Code {
             switch error.code {
             case .fileNotFound: return .fileNotFound
+            case .fileExists: return .fileExists
             case .fileAccess, .poisoned:
                 switch error.errno {
                 case 28?: return .outOfDiskSpace  // ENOSPC

@@ -125,8 +125,12 @@ public final class Realm {
             throw Realm.Error(Realm.Error.fail, "Encryption is not supported by Strata yet; open the Realm without "
                               + "an encryptionKey")
         }
+        if configuration.readOnly && configuration.shouldCompactOnLaunch != nil {
+            throw Realm.Error(Realm.Error.fail, "Cannot set `shouldCompactOnLaunch` when `readOnly` is set.")
+        }
         do {
             store = try SchemaSetup.openStore(configuration)
+            try Self.compactOnLaunchIfAsked(store, configuration)
             let (state, isNew) = try confine(store)
             self.state = state
             if isNew {

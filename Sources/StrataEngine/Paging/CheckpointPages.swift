@@ -3,6 +3,9 @@ import StrataStorage
 /// The pages one checkpoint writes, as it places them.
 struct CheckpointPages {
     let layout: PageLayout
+    /// Whether every node is written, whatever the last checkpoint wrote (a new file: a copy or
+    /// a compaction), rather than only the changed ones.
+    let rewritesAll: Bool
     var allocator: PageAllocator
     /// The page writes so far.
     var writes: [PageFile.PageWrite] = []
@@ -11,8 +14,9 @@ struct CheckpointPages {
     /// What to record once the checkpoint is durable: each written node's new extent.
     var written: [() -> Void] = []
 
-    init(layout: PageLayout, allocator: PageAllocator) {
+    init(layout: PageLayout, allocator: PageAllocator, rewritesAll: Bool = false) {
         self.layout = layout
+        self.rewritesAll = rewritesAll
         self.allocator = allocator
     }
 

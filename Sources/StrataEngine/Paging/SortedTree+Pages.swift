@@ -15,8 +15,8 @@ import StrataSupport
 /// written bottom-up, only those that changed since the last checkpoint (``SortedTree/Node/extent``
 /// is nil); an unchanged subtree is referred to where it already is.
 extension SortedTree {
-    /// Writes the nodes of this tree that changed since the last checkpoint into `pages` and
-    /// returns where the root is.
+    /// Writes the nodes of this tree that changed since the last checkpoint (every node when
+    /// `pages.rewritesAll`) into `pages` and returns where the root is.
     func writeChangedNodes<Coding: TreeEntryCoding>(
         _ coding: Coding.Type, into pages: inout CheckpointPages
     ) -> PagedTreeRoot where Coding.Key == Key, Coding.Value == Value {
@@ -26,7 +26,7 @@ extension SortedTree {
     private static func write<Coding: TreeEntryCoding>(
         _ node: Node, _ coding: Coding.Type, into pages: inout CheckpointPages
     ) -> PageExtent where Coding.Key == Key, Coding.Value == Value {
-        if let extent = node.extent {
+        if !pages.rewritesAll, let extent = node.extent {
             pages.kept.insert(extent.first)
             return extent
         }

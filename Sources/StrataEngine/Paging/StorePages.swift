@@ -84,22 +84,20 @@ final class StorePages: Sendable {
     }
 
     /// Writes a new page file holding `snapshot` at `path` (replacing any file there), for a new
-    /// store or an older format's conversion, and opens it locked.
+    /// store, an older format's conversion or a compaction, and opens it locked.
     ///
     /// The file is written whole as `<path>.tmp`, synced and renamed into place with the
     /// directory synced (see ``PageFile/writeNewFile(path:pageSize:storeID:checkpoint:pages:replacing:transform:)``),
-    /// so `path` holds either what it held or the whole new file. The caller holds the store's
-    /// lock file, so no other process opens the file between the rename and the lock this takes
-    /// on it. Sets the extents of `snapshot`'s nodes.
+    /// so `path` holds either what it held or the whole new file, every page in use and none
+    /// free. The caller holds the store's lock file, so no other process opens the file between
+    /// the rename and the lock this takes on it. Sets the extents of `snapshot`'s nodes to where
+    /// they are in the new file.
     static func install(
         path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64
     ) throws -> StorePages {
         try removeLeftovers(of: path)
-        let layout = PageLayout()
-        let plan = Self.plan(snapshot, after: State(checkpointed: .empty, roots: nil, freePages: []),
-                             pageCount: 2, layout: layout, firstLogSegment: firstLogSegment)
-        try PageFile.writeNewFile(path: path, pageSize: layout.pageSize, storeID: storeID, checkpoint: plan.fields,
-                                  pages: plan.pages.writes, replacing: true)
+        let plan = try writeNewFile(path: path, storeID: storeID, snapshot: snapshot, firstLogSegment: firstLogSegment,
+                                    replacing: true)
         let posix = try POSIXFile(path: path, mode: .readWrite)
         guard try posix.tryLockExclusive() else {
             throw StrataError(.alreadyOpenInAnotherProcess, "the store is open in another process; close it there first",
@@ -108,6 +106,47 @@ final class StorePages: Sendable {
         let file = try PageFile.open(file: posix, options: options(readOnly: false))
         for record in plan.pages.written { record() }
         return StorePages(file: file, state: plan.state)
+    }
+
+    /// Writes `snapshot` as the whole of a new page file at `path` (refused when a file is there
+    /// and `replacing` is false), without touching the extents of its nodes.
+    @discardableResult
+    private static func writeNewFile(
+        path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64, replacing: Bool
+    ) throws -> Plan {
+        let layout = PageLayout()
+        let plan = Self.plan(snapshot, after: State(checkpointed: .empty, roots: nil, freePages: []),
+                             pageCount: 2, layout: layout, firstLogSegment: firstLogSegment, rewritesAll: true)
+        try PageFile.writeNewFile(path: path, pageSize: layout.pageSize, storeID: storeID, checkpoint: plan.fields,
+                                  pages: plan.pages.writes, replacing: replacing)
+        return plan
+    }
+
+    /// Writes a new, compact store at `path` holding `snapshot`: a page file and an empty first
+    /// log segment, under a new store identity. Nothing of the store `snapshot` came from changes.
+    ///
+    /// - Throws: ``StrataError/Code/fileExists`` when a file of a store is at `path` already;
+    ///   ``StrataError/Code/fileAccess`` (what was written is removed).
+    static func writeCopy(of snapshot: Snapshot, toPath path: String) throws {
+        guard !FileSystem.exists(path), try CommitLog.segmentPaths(storePath: path).isEmpty else {
+            throw StrataError(.fileExists, "a file exists at the destination of a copy", path: path)
+        }
+        do {
+            let log = try CommitLog.start(storePath: path, sequence: 1, baseVersion: snapshot.version)
+            try writeNewFile(path: path, storeID: log.storeID, snapshot: snapshot, firstLogSegment: 1, replacing: false)
+        } catch {
+            try? FileSystem.remove(path)
+            try? CommitLog.removeAll(storePath: path)
+            throw error
+        }
+    }
+
+    /// The page file's size and how much of it the current checkpoint uses, in bytes.
+    var usage: (total: UInt64, used: UInt64) {
+        let free = state.withLockedValue { UInt64($0.freePages.count) }
+        let header = file.header
+        let pageSize = UInt64(header.pageSize)
+        return (header.checkpoint.pageCount * pageSize, (header.checkpoint.pageCount - free) * pageSize)
     }
 
     /// Where ``PageFile/writeNewFile(path:pageSize:storeID:checkpoint:pages:replacing:transform:)``
@@ -128,7 +167,7 @@ final class StorePages: Sendable {
     func checkpoint(_ snapshot: Snapshot, firstLogSegment: UInt64) throws {
         try state.withLockedValue { state in
             let plan = Self.plan(snapshot, after: state, pageCount: file.header.checkpoint.pageCount,
-                                 layout: file.layout, firstLogSegment: firstLogSegment)
+                                 layout: file.layout, firstLogSegment: firstLogSegment, rewritesAll: false)
             try file.writeCheckpoint(plan.pages.writes, fields: plan.fields)
             for record in plan.pages.written { record() }
             state = plan.state
@@ -145,10 +184,12 @@ final class StorePages: Sendable {
     /// Places the checkpoint of `snapshot` that follows `previous`: the changed tree nodes, the
     /// catalog, the free list.
     private static func plan(
-        _ snapshot: Snapshot, after previous: State, pageCount: UInt64, layout: PageLayout, firstLogSegment: UInt64
+        _ snapshot: Snapshot, after previous: State, pageCount: UInt64, layout: PageLayout, firstLogSegment: UInt64,
+        rewritesAll: Bool
     ) -> Plan {
         var pages = CheckpointPages(layout: layout, allocator: PageAllocator(pageCount: pageCount,
-                                                                            free: previous.freePages))
+                                                                            free: previous.freePages),
+                                    rewritesAll: rewritesAll)
         var entries: [StoreCatalog.TableEntry] = []
         for table in snapshot.allTables {
             entries.append(StoreCatalog.TableEntry(

@@ -26,7 +26,41 @@ extension Store {
         }
     }
 
-    private func writeCheckpoint(_ files: StoreFiles) throws {
+    /// Rewrites the page file compactly: a new file holding the newest version in as few pages
+    /// as it needs, none free, renamed over the old one; then trims the log it covers.
+    ///
+    /// Runs as a checkpoint does (see ``checkpoint()``): writers are held off only while the log
+    /// is synced and rotated. A crash at any point leaves the old file with its log or the new
+    /// one. Does nothing for an in-memory store.
+    ///
+    /// - Throws: ``StrataError/Code/readOnly``; ``StrataError/Code/fileAccess`` when the new file
+    ///   cannot be written (the old one and the log stay valid).
+    package func compact() throws {
+        guard let files else { return }
+        guard !configuration.readOnly else {
+            throw StrataError(.readOnly, "a store opened read-only cannot be compacted", path: files.path)
+        }
+        try checkpointSerial.withLockedValue { (_: inout Void) throws in
+            state.withLockedValue { $0.checkpointRunning = true }
+            defer { state.withLockedValue { $0.checkpointRunning = false } }
+            try writeCheckpoint(files, compacting: true)
+        }
+    }
+
+    /// Whether this call is the first to ask since the store was opened in this process: the
+    /// moment `Realm.Configuration.shouldCompactOnLaunch` is consulted.
+    package func claimFirstOpen() -> Bool {
+        state.withLockedValue { state in
+            defer { state.firstOpenClaimed = true }
+            return !state.firstOpenClaimed
+        }
+    }
+
+    /// The page file's size and the bytes its checkpoint uses (nil for an in-memory or a
+    /// read-only store without a page file).
+    package var fileUsage: (total: UInt64, used: UInt64)? { files?.pages?.usage }
+
+    private func writeCheckpoint(_ files: StoreFiles, compacting: Bool = false) throws {
         acquireWriteGate()
         let snapshot: Snapshot
         do {
@@ -38,7 +72,7 @@ extension Store {
             snapshot = writerHead
             try files.log.rotate()
         }
-        try files.writeCheckpoint(snapshot)
+        if compacting { try files.compact(snapshot) } else { try files.writeCheckpoint(snapshot) }
         try files.log.removeSealedSegments()
         state.withLockedValue { $0.checkpoints += 1 }
     }

@@ -65,4 +65,18 @@ extension Store {
         }
         return try Store.open(StoreConfiguration(location: .file(path: path), readOnly: true)).currentSnapshot
     }
+
+    /// Writes `snapshot` as a new, compact store at `path`: a page file holding it in as few
+    /// pages as it needs and an empty log, under a store identity of its own. The store the
+    /// snapshot came from is not touched and may go on being written meanwhile.
+    ///
+    /// - Throws: ``StrataError/Code/fileExists`` when a store file (the page file or a log
+    ///   segment) is at `path` already; ``StrataError/Code/wrongState`` when a store at `path` is
+    ///   open in this process; ``StrataError/Code/fileAccess`` when writing fails (what was
+    ///   written is removed).
+    package static func writeCopy(of snapshot: Snapshot, toPath path: String) throws {
+        try StoreRegistry.shared.whileClosed(.file(path: path)) {
+            try StorePages.writeCopy(of: snapshot, toPath: path)
+        }
+    }
 }

@@ -60,6 +60,8 @@ package final class Store: @unchecked Sendable {
         var commits: UInt64 = 0
         var checkpoints: UInt64 = 0
         var checkpointRunning = false
+        /// Whether ``claimFirstOpen()`` has been called.
+        var firstOpenClaimed = false
         var lastCheckpointError: String?
     }
 

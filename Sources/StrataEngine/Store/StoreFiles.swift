@@ -13,10 +13,18 @@ struct StoreFiles: Sendable {
     let path: String
     let lockFile: POSIXFile
     let log: CommitLog
-    /// The page file (nil only for a read-only store that has none). Closing any descriptor of a
-    /// file drops this process's lock on it, so nothing else in the process may open the page
-    /// file while the store is open.
-    let pages: StorePages?
+    /// The page file (nil only for a read-only store that has none); a compaction replaces it.
+    /// Closing any descriptor of a file drops this process's lock on it, so nothing else in the
+    /// process may open the page file while the store is open.
+    var pages: StorePages? { currentPages.withLockedValue { $0 } }
+    private let currentPages: LockedValueBox<StorePages?>
+
+    init(path: String, lockFile: POSIXFile, log: CommitLog, pages: StorePages?) {
+        self.path = path
+        self.lockFile = lockFile
+        self.log = log
+        currentPages = LockedValueBox(pages)
+    }
 
     /// Locks the store's files and rebuilds the newest snapshot: the page file's checkpoint, then
     /// every log record after it (see ``CommitLog/open(storePath:anchor:)`` for the recovery rules).
@@ -143,6 +151,23 @@ struct StoreFiles: Sendable {
             throw StrataError(.readOnly, "the store was opened read-only", path: path)
         }
         try pages.checkpoint(snapshot, firstLogSegment: log.currentSequence)
+    }
+
+    /// Replaces the page file with a compact one holding `snapshot` (every page in use, none
+    /// free), naming the current log segment as the one that continues it.
+    ///
+    /// Call as ``writeCheckpoint(_:)``. The new file is written whole beside the old one and
+    /// renamed over it (see ``StorePages/install(path:storeID:snapshot:firstLogSegment:)``): a
+    /// crash leaves the old file with its log or the new one.
+    func compact(_ snapshot: Snapshot) throws {
+        guard let old = pages else {
+            throw StrataError(.readOnly, "the store was opened read-only", path: path)
+        }
+        let new = try StorePages.install(path: path, storeID: old.file.header.storeID, snapshot: snapshot,
+                                         firstLogSegment: log.currentSequence)
+        // The old file's descriptor closes when the last reference goes: its lock was on the
+        // replaced inode, and the new inode is locked already.
+        currentPages.withLockedValue { $0 = new }
     }
 
     /// Opens and locks the checkpoint at `path`, or returns nil when there is none: exclusively,

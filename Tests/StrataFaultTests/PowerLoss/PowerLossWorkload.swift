@@ -4,7 +4,9 @@ import StrataSupport
 
 /// The traced workload: four writer threads commit ledger transactions to a store with a small
 /// checkpoint threshold, so the trace holds appends, group syncs, segment rotations,
-/// checkpoints (write, sync, rename) and segment removals.
+/// checkpoints (page writes, syncs, header slot writes) and segment removals; half way through,
+/// the first thread compacts the store (a new page file written and renamed over it) while the
+/// others go on committing.
 enum PowerLossWorkload {
     static let threads = 4
     static let commitsPerThread = 40
@@ -31,6 +33,7 @@ enum PowerLossWorkload {
                         do {
                             try Ledger.commit(id, to: store)
                             recorder.acknowledge(id)
+                            if thread == 0 && index == commitsPerThread / 2 { try store.compact() }
                         } catch {
                             failures.record("commit \(id): \(error)")
                             return
