@@ -20,7 +20,6 @@ let package = Package(
         .executable(name: "strata-eventgen", targets: ["strata-eventgen"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-collections", exact: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
@@ -38,12 +37,7 @@ let package = Package(
         .target(name: "StrataStorage", dependencies: ["StrataSupport"], swiftSettings: strictSettings),
         .target(
             name: "StrataEngine",
-            dependencies: [
-                "StrataSupport",
-                "StrataValues",
-                "StrataStorage",
-                .product(name: "HashTreeCollections", package: "swift-collections"),
-            ],
+            dependencies: ["StrataSupport", "StrataValues", "StrataStorage"],
             swiftSettings: strictSettings
         ),
         .target(name: "StrataQuery", dependencies: ["StrataEngine"], swiftSettings: strictSettings),

@@ -5,7 +5,7 @@ import StrataSupport
 ///
 /// Roots (the page file header's opaque blob, in the clear, so it holds no user data):
 /// ```
-/// u8     roots format (1)
+/// u8     roots format (2)
 /// varint catalog first page, varint catalog page count
 /// varint free list first page, varint free list page count (0, 0: no free pages)
 /// ```
@@ -13,8 +13,12 @@ import StrataSupport
 /// ```
 /// varint snapshot version, varint next table key, varint table count
 /// per table: varint table key, table schema, signed varint next object key,
-///            varint rows root first page, varint rows root page count, varint row count
+///            rows root, primary-key index root, backlinks root,
+///            varint index count, per index: varint column, index root
+/// root:      varint first page, varint page count, varint entry count
 /// ```
+/// Every tree is written whatever it holds (an empty tree is one empty leaf), so a table's
+/// indexes and backlinks are read, never rebuilt.
 struct StoreCatalog: Sendable {
     /// One table's entry.
     struct TableEntry: Sendable {
@@ -22,11 +26,15 @@ struct StoreCatalog: Sendable {
         var schema: TableSchema
         var nextObjectKey: Int64
         var rows: PagedTreeRoot
+        var primaryKeyIndex: PagedTreeRoot
+        var backlinks: PagedTreeRoot
+        /// Column → its secondary index's root, ascending by column.
+        var secondaryIndexes: [(column: Int, root: PagedTreeRoot)]
     }
 
     /// Where the catalog and the free list are.
     struct Roots: Sendable, Equatable {
-        static let format: UInt8 = 1
+        static let format: UInt8 = 2
         var catalog: PageExtent
         var freeList: PageExtent?
 
@@ -76,11 +84,27 @@ struct StoreCatalog: Sendable {
             writer.writeVarint(UInt64(table.key.rawValue))
             writer.write(table.schema)
             writer.writeSignedVarint(table.nextObjectKey)
-            writer.writeVarint(table.rows.extent.first)
-            writer.writeVarint(UInt64(table.rows.extent.count))
-            writer.writeCount(table.rows.count)
+            for root in [table.rows, table.primaryKeyIndex, table.backlinks] { Self.write(root, to: &writer) }
+            writer.writeCount(table.secondaryIndexes.count)
+            for (column, root) in table.secondaryIndexes {
+                writer.writeCount(column)
+                Self.write(root, to: &writer)
+            }
         }
         return writer.bytes
+    }
+
+    private static func write(_ root: PagedTreeRoot, to writer: inout ByteWriter) {
+        writer.writeVarint(root.extent.first)
+        writer.writeVarint(UInt64(root.extent.count))
+        writer.writeCount(root.count)
+    }
+
+    private static func readRoot(_ reader: inout ByteReader) throws -> PagedTreeRoot {
+        let first = try reader.readVarint()
+        guard let pages = UInt32(exactly: try reader.readVarint()), pages >= 1,
+              let count = Int(exactly: try reader.readVarint()) else { throw reader.corrupt("a tree's root") }
+        return PagedTreeRoot(extent: PageExtent(first: first, count: pages), count: count)
     }
 
     static func decode(_ image: [UInt8], path: String, at extent: PageExtent, pageSize: Int) throws -> StoreCatalog {
@@ -88,17 +112,25 @@ struct StoreCatalog: Sendable {
             var reader = ByteReader(raw, origin: path, originOffset: extent.first * UInt64(pageSize))
             let version = try reader.readVarint()
             guard let nextTableKey = UInt32(exactly: try reader.readVarint()) else { throw reader.corrupt("table counter") }
-            let count = try reader.readCount(minimumElementSize: 6)
+            let count = try reader.readCount(minimumElementSize: 12)
             var tables: [TableEntry] = []
             for _ in 0..<count {
                 let key = try reader.readTableKey()
                 let schema = try reader.readTableSchema()
                 let nextObjectKey = try reader.readSignedVarint()
-                let first = try reader.readVarint()
-                guard let pages = UInt32(exactly: try reader.readVarint()), pages >= 1,
-                      let rows = Int(exactly: try reader.readVarint()) else { throw reader.corrupt("a table's root") }
-                tables.append(TableEntry(key: key, schema: schema, nextObjectKey: nextObjectKey,
-                                         rows: PagedTreeRoot(extent: PageExtent(first: first, count: pages), count: rows)))
+                let rows = try readRoot(&reader)
+                let primaryKeyIndex = try readRoot(&reader)
+                let backlinks = try readRoot(&reader)
+                var indexes: [(column: Int, root: PagedTreeRoot)] = []
+                for _ in 0..<(try reader.readCount(minimumElementSize: 4)) {
+                    guard let column = Int(exactly: try reader.readVarint()), column < schema.columns.count,
+                          indexes.last.map({ $0.column < column }) ?? true else {
+                        throw reader.corrupt("an index of \(schema.name) names a column it does not have")
+                    }
+                    indexes.append((column, try readRoot(&reader)))
+                }
+                tables.append(TableEntry(key: key, schema: schema, nextObjectKey: nextObjectKey, rows: rows,
+                                         primaryKeyIndex: primaryKeyIndex, backlinks: backlinks, secondaryIndexes: indexes))
             }
             guard reader.isAtEnd else { throw reader.corrupt("trailing bytes after the catalog") }
             return StoreCatalog(version: version, nextTableKey: nextTableKey, tables: tables)

@@ -11,9 +11,10 @@ import StrataSupport
 /// catalog and free list) become free once the new header is current; before that, nothing
 /// the current header reaches is ever written.
 ///
-/// Opening reads the whole tree of every table (this step of the paged store keeps every row
-/// resident; lazy pages come later) and checks it: every page's frame, kinds, key order, counts,
-/// and that no page is reached twice or is also free.
+/// Opening reads every tree of every table (rows, primary-key index, secondary indexes,
+/// backlinks: nothing is rebuilt; this step of the paged store keeps them resident, lazy pages
+/// come later) and checks them: every page's frame, kinds, key order, counts, and that no page is
+/// reached twice or is also free.
 final class StorePages: Sendable {
     /// The page file.
     let file: PageFile
@@ -62,12 +63,9 @@ final class StorePages: Sendable {
         var snapshot = Snapshot.empty
         snapshot.version = catalog.version
         for entry in catalog.tables {
-            let rows = try SortedTree<ObjectKey, Row>.load(entry.rows, RowEntryCoding.self, from: file, reached: &reached)
-            try snapshot.installLoadedTable(key: entry.key, schema: entry.schema, rows: rows,
-                                            nextObjectKey: entry.nextObjectKey, path: file.path)
+            try snapshot.installLoadedTable(Table.load(entry, from: file, reached: &reached), path: file.path)
         }
         snapshot.nextTableKey = max(snapshot.nextTableKey, catalog.nextTableKey)
-        snapshot.rebuildBacklinks()
         var free: [UInt64] = []
         if let list = roots.freeList {
             for page in list.pages where !reached.insert(page).inserted {
@@ -192,16 +190,14 @@ final class StorePages: Sendable {
                                     rewritesAll: rewritesAll)
         var entries: [StoreCatalog.TableEntry] = []
         for table in snapshot.allTables {
-            entries.append(StoreCatalog.TableEntry(
-                key: table.key, schema: table.schema, nextObjectKey: table.nextObjectKey,
-                rows: table.rows.writeChangedNodes(RowEntryCoding.self, into: &pages)))
+            entries.append(table.writeChangedTrees(into: &pages))
         }
         let catalog = StoreCatalog(version: snapshot.version, nextTableKey: snapshot.nextTableKey, tables: entries)
         let catalogExtent = pages.place(catalog.encoded(), kind: .catalog)
 
         var freed: [UInt64] = []
         for table in previous.checkpointed.allTables {
-            table.rows.collectReplacedPages(kept: pages.kept, into: &freed)
+            table.collectReplacedPages(kept: pages.kept, into: &freed)
         }
         if let roots = previous.roots {
             freed.append(contentsOf: roots.catalog.pages)

@@ -37,3 +37,72 @@ enum RowEntryCoding: TreeEntryCoding {
         return Row(values)
     }
 }
+
+/// A primary-key index: the key's value (the engine's value encoding) → object key.
+enum PrimaryKeyEntryCoding: TreeEntryCoding {
+    typealias Key = StrataEngine.Value
+    typealias Value = ObjectKey
+
+    static func write(_ key: Key, to writer: inout ByteWriter) { writer.write(key) }
+    static func write(value: ObjectKey, to writer: inout ByteWriter) { writer.writeSignedVarint(value.rawValue) }
+    static func readKey(from reader: inout ByteReader) throws -> Key { try reader.readValue() }
+    static func readValue(from reader: inout ByteReader) throws -> ObjectKey { ObjectKey(try reader.readSignedVarint()) }
+}
+
+/// A secondary index: (value, object key) entries, with nothing stored beside them.
+enum IndexEntryCoding: TreeEntryCoding {
+    typealias Key = IndexEntry
+    typealias Value = Void
+
+    static func write(_ key: IndexEntry, to writer: inout ByteWriter) {
+        writer.write(key.value)
+        writer.writeSignedVarint(key.object.rawValue)
+    }
+
+    static func write(value: Void, to writer: inout ByteWriter) {}
+
+    static func readKey(from reader: inout ByteReader) throws -> IndexEntry {
+        IndexEntry(value: try reader.readValue(), object: ObjectKey(try reader.readSignedVarint()))
+    }
+
+    static func readValue(from reader: inout ByteReader) throws {}
+}
+
+/// Backlinks: object key → the links pointing at it, each as (table key, column, object key,
+/// count), in ascending order.
+enum BacklinkEntryCoding: TreeEntryCoding {
+    typealias Key = ObjectKey
+    typealias Value = BacklinkCounts
+
+    static func write(_ key: ObjectKey, to writer: inout ByteWriter) { writer.writeSignedVarint(key.rawValue) }
+
+    static func write(value: BacklinkCounts, to writer: inout ByteWriter) {
+        let origins = value.counts.sorted { ($0.key.table, $0.key.column, $0.key.object) < ($1.key.table, $1.key.column, $1.key.object) }
+        writer.writeCount(origins.count)
+        for (origin, count) in origins {
+            writer.writeVarint(UInt64(origin.table.rawValue))
+            writer.writeCount(origin.column)
+            writer.writeSignedVarint(origin.object.rawValue)
+            writer.writeCount(count)
+        }
+    }
+
+    static func readKey(from reader: inout ByteReader) throws -> ObjectKey { ObjectKey(try reader.readSignedVarint()) }
+
+    static func readValue(from reader: inout ByteReader) throws -> BacklinkCounts {
+        var counts = BacklinkCounts()
+        for _ in 0..<(try reader.readCount(minimumElementSize: 4)) {
+            let table = try reader.readTableKey()
+            guard let column = Int(exactly: try reader.readVarint()), column < Int(Int32.max) else {
+                throw reader.corrupt("a backlink's column is out of range")
+            }
+            let origin = Backlink(table: table, column: column, object: ObjectKey(try reader.readSignedVarint()))
+            guard let count = Int(exactly: try reader.readVarint()), count > 0,
+                  counts.counts.updateValue(count, forKey: origin) == nil else {
+                throw reader.corrupt("a backlink is listed twice or with a count of 0")
+            }
+        }
+        guard !counts.isEmpty else { throw reader.corrupt("an object with no backlinks in the backlinks tree") }
+        return counts
+    }
+}

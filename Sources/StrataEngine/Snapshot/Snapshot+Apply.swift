@@ -88,7 +88,7 @@ extension Snapshot {
             tables[key] = nil
             table.rows.removeValue(forKey: object)
             table.unindex(row, as: object)
-            table.backlinks[object] = nil
+            table.backlinks.removeValue(forKey: object)
             tables[key] = table
             forEachLinkColumn(of: table, row) { column, value in
                 updateBacklinks(removing: value, adding: nil, origin: Backlink(table: key, column: column, object: object))
@@ -244,11 +244,20 @@ extension Snapshot {
 
     mutating func updateBacklinks(removing old: Value?, adding new: Value?, origin: Backlink) {
         old?.forEachLink { link in
-            tables[link.table]?.backlinks[link.key]?.remove(origin)
-            if tables[link.table]?.backlinks[link.key]?.isEmpty == true { tables[link.table]?.backlinks[link.key] = nil }
+            guard tables[link.table] != nil else { return }
+            let emptied = tables[link.table]!.backlinks.modifyValue(forKey: link.key) { counts in
+                counts.remove(origin)
+                return counts.isEmpty
+            }
+            if emptied == true { tables[link.table]!.backlinks.removeValue(forKey: link.key) }
         }
         new?.forEachLink { link in
-            tables[link.table]?.backlinks[link.key, default: BacklinkCounts()].add(origin)
+            guard tables[link.table] != nil else { return }
+            if tables[link.table]!.backlinks.modifyValue(forKey: link.key, { $0.add(origin) }) == nil {
+                var counts = BacklinkCounts()
+                counts.add(origin)
+                tables[link.table]!.backlinks.updateValue(counts, forKey: link.key)
+            }
         }
     }
 }

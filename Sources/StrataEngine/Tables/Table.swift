@@ -1,5 +1,3 @@
-import HashTreeCollections
-
 /// One table of a snapshot: its schema, its rows ordered by object key, a primary-key index,
 /// secondary indexes and the backlinks of its objects.
 ///
@@ -22,7 +20,7 @@ package struct Table: Sendable {
     /// mutates (which would make it shared and copy every index on every insert).
     var indexedColumns: [Int]
     /// Object → the links pointing at it.
-    var backlinks: TreeDictionary<ObjectKey, BacklinkCounts>
+    var backlinks: SortedTree<ObjectKey, BacklinkCounts>
 
     init(key: TableKey, schema: TableSchema) {
         self.key = key
@@ -32,7 +30,7 @@ package struct Table: Sendable {
         primaryKeyIndex = SortedTree()
         secondaryIndexes = [:]
         indexedColumns = []
-        backlinks = [:]
+        backlinks = SortedTree()
         rebuildIndexes()
     }
 
