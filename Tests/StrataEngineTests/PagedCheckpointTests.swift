@@ -118,27 +118,39 @@ struct PagedCheckpointTests {
         }
     }
 
-    @Test("a damaged tree page makes the open throw corruptFile naming the file and the page")
-    func damagedPage() throws {
-        try withTemporaryDirectory { directory in
-            let path = directory.file("damaged.strata")
-            try withStore(.file(path)) { store in
-                _ = try makeCounters(3000, in: store)
-                try store.checkpoint()
-            }
-            let file = try PageFile.open(path: path, options: PageFile.Options(cacheBytes: 0, readOnly: true))
-            let leaf = try #require((2..<file.header.checkpoint.pageCount).first {
-                (try? file.read(page: $0))?.kind == .treeLeaf
-            })
-            let pageSize = UInt64(file.pageSize)
-            let handle = try POSIXFile(path: path, mode: .readWrite)
-            var byte = try handle.read(count: 1, at: leaf * pageSize + 100)
-            byte[0] ^= 0x10
-            try handle.write(byte, at: leaf * pageSize + 100)
-            let error = expectStrataError(.corruptFile) { try Store.open(.file(path)) }
+    @Test("a damaged tree page: verifyFile throws corruptFile naming the file and the page; a read of it stops the process")
+    func damagedPage() async throws {
+        let directory = try TemporaryDirectory.create(prefix: "strata-damaged")
+        defer { directory.remove() }
+        let path = directory.file("damaged.strata")
+        try withStore(.file(path)) { store in
+            _ = try makeCounters(3000, in: store)
+            try store.checkpoint()
+            #expect(try store.verifyFile() > 40)
+        }
+        let file = try PageFile.open(path: path, options: PageFile.Options(cacheBytes: 0, readOnly: true))
+        let leaf = try #require((2..<file.header.checkpoint.pageCount).first {
+            (try? file.read(page: $0))?.kind == .treeLeaf
+        })
+        let pageSize = UInt64(file.pageSize)
+        let handle = try POSIXFile(path: path, mode: .readWrite)
+        var byte = try handle.read(count: 1, at: leaf * pageSize + 100)
+        byte[0] ^= 0x10
+        try handle.write(byte, at: leaf * pageSize + 100)
+        // Opening reads the header and the catalog only: it succeeds.
+        try withStore(.file(path)) { store in
+            let error = expectStrataError(.corruptFile) { try store.verifyFile() }
             #expect(error?.path == path)
             #expect(error?.offset == leaf * pageSize)
             #expect(error?.message.contains("page \(leaf)") == true)
+        }
+        // The child process finds the store through its environment (an exit test captures nothing).
+        setenv("STRATA_TEST_DAMAGED_STORE", path, 1)
+        await #expect(processExitsWith: .failure) {
+            let store = try Store.open(.file(ProcessInfo.processInfo.environment["STRATA_TEST_DAMAGED_STORE"] ?? ""))
+            var values = 0
+            store.currentSnapshot.table(named: "Counter")?.forEachObject { _, _ in values += 1 }
+            print(values)
         }
     }
 }

@@ -1,4 +1,6 @@
 import StrataStorage
+import StrataSupport
+import Synchronization
 
 /// A persistent ordered map: a copy-on-write B+tree with structural sharing and
 /// per-subtree element counts.
@@ -263,24 +265,100 @@ extension SortedTree {
     // never mutated again (it is cloned instead), so readers on any thread see immutable
     // nodes. For the same reason accesses never overlap, so the dynamic exclusivity checks
     // on the hot fields are disabled.
+    //
+    // A stub (a node of a paged tree whose page has not been read yet; see
+    // `SortedTree+Pages.swift`) is the one exception: its contents are filled in place, once,
+    // by the first access from any thread, under its loader's lock, and published with a
+    // release store of `isResident` that every access checks with an acquire load first. Its
+    // `count` and `extent` are known from its parent and set before anyone sees it.
     final class Node: @unchecked Sendable {
-        let isLeaf: Bool
+        @exclusivity(unchecked) private var storedIsLeaf: Bool
+        @exclusivity(unchecked) private var storedKeys: [Key]
+        @exclusivity(unchecked) private var storedValues: [Value]
+        @exclusivity(unchecked) private var storedChildren: [Node]
         @exclusivity(unchecked) var count: Int
-        @exclusivity(unchecked) var keys: [Key]
-        @exclusivity(unchecked) var values: [Value]
-        @exclusivity(unchecked) var children: [Node]
         /// Where the last checkpoint wrote this node's image, or nil when the node changed since
         /// (or was never written): the page file's record of it (see ``PageExtent``). Every
         /// in-place mutation clears it and a clone starts without one; only a checkpoint sets it,
         /// after its pages are durable, on nodes it reached through its own snapshot.
         @exclusivity(unchecked) var extent: PageExtent?
+        /// Where a stub's contents come from (nil for a node built in memory). Never changes.
+        private let source: (loader: PageLoader, extent: PageExtent)?
+        /// Whether the contents are in memory: false only for a stub not read yet.
+        private let isResident: Atomic<Bool>
+
+        /// Whether the node is a leaf.
+        var isLeaf: Bool {
+            ensureResident()
+            return storedIsLeaf
+        }
+
+        /// A leaf's keys, or an internal node's separators.
+        var keys: [Key] {
+            get { ensureResident(); return storedKeys }
+            _modify { ensureResident(); yield &storedKeys }
+        }
+
+        /// A leaf's values (empty in an internal node).
+        var values: [Value] {
+            get { ensureResident(); return storedValues }
+            _modify { ensureResident(); yield &storedValues }
+        }
+
+        /// An internal node's children (empty in a leaf).
+        var children: [Node] {
+            get { ensureResident(); return storedChildren }
+            _modify { ensureResident(); yield &storedChildren }
+        }
 
         init(isLeaf: Bool, count: Int = 0, keys: [Key] = [], values: [Value] = [], children: [Node] = []) {
-            self.isLeaf = isLeaf
+            storedIsLeaf = isLeaf
             self.count = count
-            self.keys = keys
-            self.values = values
-            self.children = children
+            storedKeys = keys
+            storedValues = values
+            storedChildren = children
+            source = nil
+            isResident = Atomic(true)
+        }
+
+        /// A stub for the node of `count` entries at `extent`, read through `loader` on first use.
+        init(stubAt extent: PageExtent, count: Int, loader: PageLoader) {
+            storedIsLeaf = true
+            self.count = count
+            storedKeys = []
+            storedValues = []
+            storedChildren = []
+            self.extent = extent
+            source = (loader, extent)
+            isResident = Atomic(false)
+        }
+
+        /// Reads a stub's contents if they are not in memory yet.
+        @inline(__always)
+        func ensureResident() {
+            if !isResident.load(ordering: .acquiring) { readContents() }
+        }
+
+        @inline(never)
+        private func readContents() {
+            guard let source else { return }
+            source.loader.lock.withLockedValue { _ in
+                guard !isResident.load(ordering: .relaxed) else { return }
+                let read: Node
+                do {
+                    read = try source.loader.read(source.extent, count)
+                } catch {
+                    // Reads cannot throw in Realm's API; a page that fails its checks is never
+                    // used as data. Opening checked the header and the catalog.
+                    fatalError("Strata: the store file is damaged and cannot be read further: \(error). Restore it "
+                               + "from a copy; nothing was read from the damaged page.")
+                }
+                storedIsLeaf = read.storedIsLeaf
+                storedKeys = read.storedKeys
+                storedValues = read.storedValues
+                storedChildren = read.storedChildren
+                isResident.store(true, ordering: .releasing)
+            }
         }
 
         /// A copy with its own arrays, sized for an overflow; the children stay shared.
@@ -336,6 +414,7 @@ extension SortedTree {
         /// Inserts or replaces in the subtree of this uniquely referenced node. Returns the
         /// replaced value and, if this node overflowed, the separator and new right sibling.
         func insert(_ key: Key, _ value: Value) -> (old: Value?, split: (separator: Key, right: Node)?) {
+            ensureResident()
             extent = nil
             if isLeaf {
                 let index = lowerBound(key)

@@ -70,71 +70,108 @@ extension SortedTree {
         if !node.isLeaf { for child in node.children { collect(child, kept: kept, into: &freed) } }
     }
 
-    /// Reads the tree rooted at `root` from `file`, every node resident, each remembering its
-    /// extent; adds every page it reads to `reached`.
+    /// The tree rooted at `root` in `file`, read lazily: its root is a stub, and each node's page
+    /// is read (and checked) the first time the node is used, its children becoming stubs in turn.
+    /// `check` vets every value read (a row's value count against its schema).
     ///
-    /// - Throws: ``StrataError/Code/corruptFile`` naming the file and page when a page is
-    ///   damaged or of the wrong kind, a node is malformed, keys are out of order, counts
-    ///   disagree, the tree is deeper than 32 levels, or a page is reached twice.
-    static func load<Coding: TreeEntryCoding>(
-        _ root: PagedTreeRoot, _ coding: Coding.Type, from file: PageFile, reached: inout Set<UInt64>
-    ) throws -> SortedTree where Coding.Key == Key, Coding.Value == Value {
-        var loader = Loader<Coding>(file: file)
-        let node = try loader.load(root.extent, expectedCount: root.count, depth: 0, reached: &reached)
+    /// - Complexity: O(1); reads nothing.
+    static func paged<Coding: TreeEntryCoding>(
+        _ root: PagedTreeRoot, _ coding: Coding.Type, in file: PageFile,
+        check: @escaping @Sendable (Value) -> Bool = { _ in true }
+    ) -> SortedTree where Coding.Key == Key, Coding.Value == Value {
+        let loader = PageLoader(file: file, coding: coding, check: check)
         var tree = SortedTree()
-        tree.root = node.node
+        tree.root = Node(stubAt: root.extent, count: root.count, loader: loader)
         return tree
     }
 
-    private struct Loader<Coding: TreeEntryCoding> where Coding.Key == Key, Coding.Value == Value {
-        let file: PageFile
-        static var maximumDepth: Int { 32 }
+    /// Reads and checks every page of the tree rooted at `root` in `file`, as a stub read would,
+    /// keeping nothing; adds every page to `reached`.
+    ///
+    /// - Throws: ``StrataError/Code/corruptFile`` naming the file and page for the first damaged
+    ///   or malformed node, a page reached twice, or a tree deeper than 32 levels.
+    static func verifyPages<Coding: TreeEntryCoding>(
+        _ root: PagedTreeRoot, _ coding: Coding.Type, in file: PageFile, reached: inout Set<UInt64>
+    ) throws where Coding.Key == Key, Coding.Value == Value {
+        let loader = PageLoader(file: file, coding: coding, check: { _ in true })
+        var pending = [(root.extent, root.count, 0)]
+        while let (extent, count, depth) = pending.popLast() {
+            guard depth < 32 else {
+                throw StrataError(.corruptFile, "a tree in \(file.path) is deeper than 32 levels at \(extent)",
+                                  path: file.path, offset: extent.first * UInt64(file.pageSize))
+            }
+            for page in extent.pages where !reached.insert(page).inserted {
+                throw StrataError(.corruptFile, "page \(page) of \(file.path) is reached twice", path: file.path,
+                                  offset: page * UInt64(file.pageSize))
+            }
+            let node = try loader.read(extent, count)
+            guard !node.isLeaf else { continue }
+            for child in node.children {
+                if let childExtent = child.extent { pending.append((childExtent, child.count, depth + 1)) }
+            }
+        }
+    }
 
-        func corrupt(_ extent: PageExtent, _ why: String) -> StrataError {
+    /// Reads the nodes of one paged tree from its page file (see ``Node/ensureResident()``).
+    final class PageLoader: Sendable {
+        let file: PageFile
+        /// Held while a stub of this tree is read, so each is read once.
+        let lock = LockedValueBox(())
+        private let readKey: @Sendable (inout ByteReader) throws -> Key
+        private let readValue: @Sendable (inout ByteReader) throws -> Value
+        private let check: @Sendable (Value) -> Bool
+
+        init<Coding: TreeEntryCoding>(
+            file: PageFile, coding: Coding.Type, check: @escaping @Sendable (Value) -> Bool
+        ) where Coding.Key == Key, Coding.Value == Value {
+            self.file = file
+            readKey = { try Coding.readKey(from: &$0) }
+            readValue = { try Coding.readValue(from: &$0) }
+            self.check = check
+        }
+
+        private func corrupt(_ extent: PageExtent, _ why: String) -> StrataError {
             StrataError(.corruptFile, "the tree node at \(extent) of \(file.path) is damaged: \(why)", path: file.path,
                         offset: extent.first * UInt64(file.pageSize))
         }
 
-        /// The node at `extent` with its smallest and largest keys (nil when it is empty).
-        mutating func load(
-            _ extent: PageExtent, expectedCount: Int, depth: Int, reached: inout Set<UInt64>
-        ) throws -> (node: Node, first: Key?, last: Key?) {
-            guard depth < Self.maximumDepth else { throw corrupt(extent, "the tree is deeper than \(Self.maximumDepth)") }
-            for page in extent.pages where !reached.insert(page).inserted {
-                throw corrupt(extent, "page \(page) is reached twice")
-            }
+        /// The node of `count` entries at `extent`, its children stubs.
+        ///
+        /// - Throws: ``StrataError/Code/corruptFile`` naming the file and page when a page is
+        ///   damaged or of the wrong kind, the node is malformed, its keys are out of order, a
+        ///   value fails the tree's check, or the counts disagree with `count`.
+        func read(_ extent: PageExtent, _ count: Int) throws -> Node {
             let (kind, image) = try file.readImage(extent, kinds: [.treeLeaf, .treeBranch])
-            let leaf = kind == .treeLeaf
             return try image.withUnsafeBytes { raw in
                 var reader = ByteReader(raw, origin: file.path, originOffset: extent.first * UInt64(file.pageSize))
-                let result = leaf ? try decodeLeaf(&reader, extent) : try decodeBranch(&reader, extent, depth, &reached)
+                let node = kind == .treeLeaf ? try readLeaf(&reader, extent) : try readBranch(&reader, extent)
                 guard reader.isAtEnd else { throw corrupt(extent, "trailing bytes") }
-                guard result.node.count == expectedCount, depth == 0 || expectedCount > 0 else {
-                    throw corrupt(extent, "it holds \(result.node.count) entries where its parent says \(expectedCount)")
+                guard node.count == count else {
+                    throw corrupt(extent, "it holds \(node.count) entries where its parent says \(count)")
                 }
-                result.node.extent = extent
-                return result
+                node.extent = extent
+                return node
             }
         }
 
-        private func decodeLeaf(_ reader: inout ByteReader, _ extent: PageExtent) throws -> (node: Node, first: Key?, last: Key?) {
+        private func readLeaf(_ reader: inout ByteReader, _ extent: PageExtent) throws -> Node {
             let count = try reader.readCount(minimumElementSize: 2)
             guard count <= SortedTree.leafCapacity else { throw corrupt(extent, "\(count) entries in a leaf") }
             var keys: [Key] = [], values: [Value] = []
             keys.reserveCapacity(SortedTree.leafCapacity + 1)
             values.reserveCapacity(SortedTree.leafCapacity + 1)
             for _ in 0..<count {
-                let key = try Coding.readKey(from: &reader)
+                let key = try readKey(&reader)
                 if let previous = keys.last, !(previous < key) { throw corrupt(extent, "keys out of order") }
+                let value = try readValue(&reader)
+                guard check(value) else { throw corrupt(extent, "a value does not fit its tree (\(key))") }
                 keys.append(key)
-                values.append(try Coding.readValue(from: &reader))
+                values.append(value)
             }
-            return (Node(isLeaf: true, count: count, keys: keys, values: values), keys.first, keys.last)
+            return Node(isLeaf: true, count: count, keys: keys, values: values)
         }
 
-        private mutating func decodeBranch(
-            _ reader: inout ByteReader, _ extent: PageExtent, _ depth: Int, _ reached: inout Set<UInt64>
-        ) throws -> (node: Node, first: Key?, last: Key?) {
+        private func readBranch(_ reader: inout ByteReader, _ extent: PageExtent) throws -> Node {
             let childCount = try reader.readCount(minimumElementSize: 3)
             guard (1...SortedTree.branchCapacity).contains(childCount) else {
                 throw corrupt(extent, "\(childCount) children in a branch")
@@ -142,39 +179,26 @@ extension SortedTree {
             var separators: [Key] = []
             separators.reserveCapacity(SortedTree.branchCapacity)
             for _ in 0..<(childCount - 1) {
-                let key = try Coding.readKey(from: &reader)
+                let key = try readKey(&reader)
                 if let previous = separators.last, !(previous < key) { throw corrupt(extent, "separators out of order") }
                 separators.append(key)
-            }
-            var references: [(PageExtent, Int)] = []
-            for _ in 0..<childCount {
-                let first = try reader.readVarint()
-                guard let pages = UInt32(exactly: try reader.readVarint()), pages >= 1,
-                      let count = Int(exactly: try reader.readVarint()) else {
-                    throw corrupt(extent, "a child reference is out of range")
-                }
-                references.append((PageExtent(first: first, count: pages), count))
             }
             var children: [Node] = []
             children.reserveCapacity(SortedTree.branchCapacity + 1)
             var total = 0
-            var first: Key?, last: Key?
-            for (slot, (childExtent, count)) in references.enumerated() {
-                let child = try load(childExtent, expectedCount: count, depth: depth + 1, reached: &reached)
-                // Child `slot` holds keys in separators[slot - 1] ..< separators[slot].
-                if slot > 0, let low = child.first, low < separators[slot - 1] {
-                    throw corrupt(extent, "child \(slot) holds a key below its range")
+            for slot in 0..<childCount {
+                let first = try reader.readVarint()
+                guard let pages = UInt32(exactly: try reader.readVarint()), pages >= 1,
+                      let count = Int(exactly: try reader.readVarint()), count > 0,
+                      first.addingReportingOverflow(UInt64(pages)).overflow == false else {
+                    throw corrupt(extent, "the reference to child \(slot) is out of range")
                 }
-                if slot < separators.count, let high = child.last, !(high < separators[slot]) {
-                    throw corrupt(extent, "child \(slot) holds a key above its range")
-                }
-                guard count > 0 else { throw corrupt(extent, "child \(slot) is empty") }
-                total += count
-                first = first ?? child.first
-                last = child.last ?? last
-                children.append(child.node)
+                let (sum, overflow) = total.addingReportingOverflow(count)
+                guard !overflow else { throw corrupt(extent, "its children's counts overflow") }
+                total = sum
+                children.append(Node(stubAt: PageExtent(first: first, count: pages), count: count, loader: self))
             }
-            return (Node(isLeaf: false, count: total, keys: separators, children: children), first, last)
+            return Node(isLeaf: false, count: total, keys: separators, children: children)
         }
     }
 }

@@ -11,10 +11,12 @@ import StrataSupport
 /// catalog and free list) become free once the new header is current; before that, nothing
 /// the current header reaches is ever written.
 ///
-/// Opening reads every tree of every table (rows, primary-key index, secondary indexes,
-/// backlinks: nothing is rebuilt; this step of the paged store keeps them resident, lazy pages
-/// come later) and checks them: every page's frame, kinds, key order, counts, and that no page is
-/// reached twice or is also free.
+/// Opening reads the header, the catalog and the free list, nothing else: every tree (rows,
+/// primary-key index, secondary indexes, backlinks) starts as a stub root, and each node's page
+/// is read and checked (frame, kind, key order, counts) the first time the node is used, then
+/// stays in memory. A page the previous checkpoint reached and the new one does not is read
+/// into memory before it is freed (the new checkpoint walks those nodes), so a snapshot still
+/// holding such a node never reads a page a later checkpoint reused.
 final class StorePages: Sendable {
     /// The page file.
     let file: PageFile
@@ -53,7 +55,6 @@ final class StorePages: Sendable {
                               offset: 0)
         }
         let roots = try StoreCatalog.Roots.decode(header.checkpoint.roots, path: file.path)
-        var reached = Set(roots.catalog.pages)
         let catalog = try StoreCatalog.decode(file.readImage(roots.catalog, kind: .catalog), path: file.path,
                                               at: roots.catalog, pageSize: file.pageSize)
         guard catalog.version == header.checkpoint.logVersion else {
@@ -63,22 +64,47 @@ final class StorePages: Sendable {
         var snapshot = Snapshot.empty
         snapshot.version = catalog.version
         for entry in catalog.tables {
-            try snapshot.installLoadedTable(Table.load(entry, from: file, reached: &reached), path: file.path)
+            try snapshot.installLoadedTable(Table.paged(entry, in: file), path: file.path)
         }
         snapshot.nextTableKey = max(snapshot.nextTableKey, catalog.nextTableKey)
         var free: [UInt64] = []
         if let list = roots.freeList {
-            for page in list.pages where !reached.insert(page).inserted {
-                throw StrataError(.corruptFile, "page \(page) of \(file.path) is reached twice", path: file.path)
-            }
             free = try FreePageList.decode(file.readImage(list, kind: .freeList), pageCount: header.checkpoint.pageCount,
                                            path: file.path, at: list)
-            if let page = free.first(where: reached.contains) {
+            let catalogPages = roots.catalog.pages
+            if let page = free.first(where: { catalogPages.contains($0) || list.pages.contains($0) }) {
                 throw StrataError(.corruptFile, "page \(page) of \(file.path) is both free and in use", path: file.path)
             }
         }
         let pages = StorePages(file: file, state: State(checkpointed: snapshot, roots: roots, freePages: free))
         return (pages, snapshot)
+    }
+
+    /// Reads and checks every page the current header reaches (the catalog, every node of every
+    /// tree, the free list), keeping nothing in memory, as an integrity check.
+    ///
+    /// - Returns: the number of pages in use.
+    /// - Throws: ``StrataError/Code/corruptFile`` naming the file and page for the first damaged
+    ///   page, malformed node, page reached twice or page both free and in use;
+    ///   ``StrataError/Code/fileAccess``.
+    func verify() throws -> Int {
+        let header = file.header
+        let roots = try StoreCatalog.Roots.decode(header.checkpoint.roots, path: file.path)
+        var reached = Set(roots.catalog.pages)
+        let catalog = try StoreCatalog.decode(file.readImage(roots.catalog, kind: .catalog), path: file.path,
+                                              at: roots.catalog, pageSize: file.pageSize)
+        for entry in catalog.tables { try Table.verifyPages(entry, in: file, reached: &reached) }
+        if let list = roots.freeList {
+            for page in list.pages where !reached.insert(page).inserted {
+                throw StrataError(.corruptFile, "page \(page) of \(file.path) is reached twice", path: file.path)
+            }
+            let free = try FreePageList.decode(file.readImage(list, kind: .freeList),
+                                               pageCount: header.checkpoint.pageCount, path: file.path, at: list)
+            if let page = free.first(where: reached.contains) {
+                throw StrataError(.corruptFile, "page \(page) of \(file.path) is both free and in use", path: file.path)
+            }
+        }
+        return reached.count
     }
 
     /// Writes a new page file holding `snapshot` at `path` (replacing any file there), for a new

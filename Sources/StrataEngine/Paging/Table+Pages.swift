@@ -26,40 +26,47 @@ extension Table {
         for index in secondaryIndexes.values { index.collectReplacedPages(kept: kept, into: &freed) }
     }
 
-    /// Reads the table `entry` names from `file`, adding every page read to `reached`.
+    /// The table `entry` names in `file`, its trees read lazily (see
+    /// ``SortedTree/paged(_:_:in:check:)``): nothing is read until it is used.
     ///
-    /// - Throws: ``StrataError/Code/corruptFile`` naming the file (and page) when a tree is
-    ///   damaged (see ``SortedTree/load(_:_:from:reached:)``), a row's value count differs from
-    ///   the schema's column count, the indexes are not those the schema asks for, or the
+    /// - Throws: ``StrataError/Code/corruptFile`` naming the file when the catalog's entry
+    ///   contradicts the schema: the indexes are not those the schema asks for, or the
     ///   primary-key index does not hold one entry per row.
-    static func load(_ entry: StoreCatalog.TableEntry, from file: PageFile, reached: inout Set<UInt64>) throws -> Table {
+    static func paged(_ entry: StoreCatalog.TableEntry, in file: PageFile) throws -> Table {
         func corrupt(_ why: String) -> StrataError {
             StrataError(.corruptFile, "table \(entry.schema.name) in \(file.path) is damaged: \(why)", path: file.path)
         }
         var table = Table(key: entry.key, schema: entry.schema)
         table.nextObjectKey = entry.nextObjectKey
-        table.rows = try .load(entry.rows, RowEntryCoding.self, from: file, reached: &reached)
-        table.primaryKeyIndex = try .load(entry.primaryKeyIndex, PrimaryKeyEntryCoding.self, from: file, reached: &reached)
-        table.backlinks = try .load(entry.backlinks, BacklinkEntryCoding.self, from: file, reached: &reached)
+        let columns = entry.schema.columns.count
+        table.rows = .paged(entry.rows, RowEntryCoding.self, in: file) { $0.values.count == columns }
+        table.primaryKeyIndex = .paged(entry.primaryKeyIndex, PrimaryKeyEntryCoding.self, in: file)
+        table.backlinks = .paged(entry.backlinks, BacklinkEntryCoding.self, in: file)
         guard entry.secondaryIndexes.map(\.column) == table.indexedColumns.sorted() else {
             throw corrupt("its indexes are on columns \(entry.secondaryIndexes.map(\.column)), its schema indexes "
                               + "\(table.indexedColumns.sorted())")
         }
         for (column, root) in entry.secondaryIndexes {
-            table.secondaryIndexes[column] = try .load(root, IndexEntryCoding.self, from: file, reached: &reached)
+            table.secondaryIndexes[column] = .paged(root, IndexEntryCoding.self, in: file)
         }
-        let expectedKeys = entry.schema.primaryKeyIndex == nil ? 0 : table.rows.count
-        guard table.primaryKeyIndex.count == expectedKeys else {
-            throw corrupt("its primary-key index holds \(table.primaryKeyIndex.count) entries for \(table.rows.count) objects")
+        let expectedKeys = entry.schema.primaryKeyIndex == nil ? 0 : entry.rows.count
+        guard entry.primaryKeyIndex.count == expectedKeys else {
+            throw corrupt("its primary-key index holds \(entry.primaryKeyIndex.count) entries for \(entry.rows.count) "
+                              + "objects")
         }
-        let columns = entry.schema.columns.count
-        var malformed: ObjectKey?
-        table.rows.forEachLeaf { keys, rows in
-            for index in rows.indices where malformed == nil && rows[index].values.count != columns {
-                malformed = keys[index]
-            }
-        }
-        if let malformed { throw corrupt("object \(malformed) does not have the \(columns) values its schema says") }
         return table
+    }
+
+    /// Reads and checks every page of the trees `entry` names (see
+    /// ``SortedTree/verifyPages(_:_:in:reached:)``), adding each page to `reached`.
+    static func verifyPages(_ entry: StoreCatalog.TableEntry, in file: PageFile, reached: inout Set<UInt64>) throws {
+        try SortedTree<ObjectKey, Row>.verifyPages(entry.rows, RowEntryCoding.self, in: file, reached: &reached)
+        try SortedTree<StrataEngine.Value, ObjectKey>.verifyPages(entry.primaryKeyIndex, PrimaryKeyEntryCoding.self,
+                                                                  in: file, reached: &reached)
+        try SortedTree<ObjectKey, BacklinkCounts>.verifyPages(entry.backlinks, BacklinkEntryCoding.self, in: file,
+                                                              reached: &reached)
+        for (_, root) in entry.secondaryIndexes {
+            try SecondaryIndex.verifyPages(root, IndexEntryCoding.self, in: file, reached: &reached)
+        }
     }
 }

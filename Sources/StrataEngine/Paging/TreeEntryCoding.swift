@@ -1,7 +1,7 @@
 import StrataStorage
 
 /// How the entries of one kind of ``SortedTree`` are written into tree pages and read back.
-protocol TreeEntryCoding {
+protocol TreeEntryCoding: SendableMetatype {
     /// The tree's key.
     associatedtype Key: Comparable & Sendable
     /// The tree's value.

@@ -56,6 +56,16 @@ extension Store {
         }
     }
 
+    /// Reads and checks every page of the store file's last checkpoint (see
+    /// ``StorePages/verify()``): an integrity check that reports damage as a typed error, where a
+    /// read of a damaged page through the store stops the process.
+    ///
+    /// - Returns: the number of pages in use (0 for an in-memory store).
+    /// - Throws: ``StrataError/Code/corruptFile`` naming the file and page.
+    package func verifyFile() throws -> Int {
+        try checkpointSerial.withLockedValue { _ in try files?.pages?.verify() ?? 0 }
+    }
+
     /// The page file's size and the bytes its checkpoint uses (nil for an in-memory or a
     /// read-only store without a page file).
     package var fileUsage: (total: UInt64, used: UInt64)? { files?.pages?.usage }
