@@ -9,7 +9,8 @@ import Synchronization
 /// mutations never affect. A mutation copies only the shared nodes on the path from the
 /// root to the leaf it touches (uniquely referenced nodes are mutated in place).
 ///
-/// Leaves hold up to 64 entries and internal nodes up to 64 children. Every node records
+/// Leaves hold up to 64 entries (256 in index trees; see ``leafCapacity``) and internal nodes up
+/// to 64 children. Every node records
 /// the number of entries below it, which gives O(log n) `rank(of:)`, `index(of:)` and
 /// `element(at:)`. An insertion at the end of a full leaf splits it unevenly (the old
 /// leaf stays full), so ascending appends build full leaves.
@@ -21,8 +22,16 @@ import Synchronization
 /// - Complexity: O(1) to copy; lookups, updates, removals and positional access are
 ///   O(log n), and a mutation allocates at most one node copy per level.
 package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable, Sequence {
-    /// Maximum number of entries in a leaf.
-    static var leafCapacity: Int { 64 }
+    /// Maximum number of entries in a leaf: 64, or 256 in a table's index trees (primary key,
+    /// secondary indexes, backlinks), whose entries take a few tens of bytes in a page where a
+    /// row takes a few hundred, so that their leaves fill a page about as a leaf of rows does.
+    static var leafCapacity: Int { isIndexTree ? 256 : 64 }
+
+    private static var isIndexTree: Bool {
+        ObjectIdentifier(Value.self) == ObjectIdentifier(ObjectKey.self)
+            || ObjectIdentifier(Key.self) == ObjectIdentifier(IndexEntry.self)
+            || ObjectIdentifier(Value.self) == ObjectIdentifier(BacklinkCounts.self)
+    }
     /// Maximum number of children of an internal node.
     static var branchCapacity: Int { 64 }
 
