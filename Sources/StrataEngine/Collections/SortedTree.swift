@@ -262,6 +262,10 @@ package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable
     }
 }
 
+/// Held while a stub's page is read and its contents filled in (see ``SortedTree/Node``): one
+/// lock for every paged tree, so a stub's `source` can be cleared once it is read.
+private let stubReadLock = LockedValueBox(())
+
 extension SortedTree {
     /// A tree node. A leaf stores its entries in `keys` and `values`. An internal node
     /// stores `children` and `keys.count == children.count - 1` separators: child `i`
@@ -277,8 +281,8 @@ extension SortedTree {
     //
     // A stub (a node of a paged tree whose page has not been read yet; see
     // `SortedTree+Pages.swift`) is the one exception: its contents are filled in place, once,
-    // by the first access from any thread, under its loader's lock, and published with a
-    // release store of `isResident` that every access checks with an acquire load first. Its
+    // by the first access from any thread, under `stubReadLock`, and published with a release
+    // store of `isResident` that every access checks with an acquire load first. Its
     // `count` and `extent` are known from its parent and set before anyone sees it.
     final class Node: @unchecked Sendable {
         @exclusivity(unchecked) private var storedIsLeaf: Bool
@@ -291,8 +295,10 @@ extension SortedTree {
         /// in-place mutation clears it and a clone starts without one; only a checkpoint sets it,
         /// after its pages are durable, on nodes it reached through its own snapshot.
         @exclusivity(unchecked) var extent: PageExtent?
-        /// Where a stub's contents come from (nil for a node built in memory). Never changes.
-        private let source: (loader: PageLoader, extent: PageExtent)?
+        /// Where a stub's contents come from: nil for a node built in memory, and cleared once the
+        /// contents are read (so a replaced page file is closed once its nodes are all read).
+        /// Read and written only under `stubReadLock`.
+        @exclusivity(unchecked) private var source: (loader: PageLoader, extent: PageExtent)?
         /// Whether the contents are in memory: false only for a stub not read yet.
         private let isResident: Atomic<Bool>
 
@@ -350,9 +356,8 @@ extension SortedTree {
 
         @inline(never)
         private func readContents() {
-            guard let source else { return }
-            source.loader.lock.withLockedValue { _ in
-                guard !isResident.load(ordering: .relaxed) else { return }
+            stubReadLock.withLockedValue { _ in
+                guard !isResident.load(ordering: .relaxed), let source else { return }
                 let read: Node
                 do {
                     read = try source.loader.read(source.extent, count)
@@ -366,6 +371,7 @@ extension SortedTree {
                 storedKeys = read.storedKeys
                 storedValues = read.storedValues
                 storedChildren = read.storedChildren
+                self.source = nil
                 isResident.store(true, ordering: .releasing)
             }
         }

@@ -115,8 +115,6 @@ extension SortedTree {
     /// Reads the nodes of one paged tree from its page file (see ``Node/ensureResident()``).
     final class PageLoader: Sendable {
         let file: PageFile
-        /// Held while a stub of this tree is read, so each is read once.
-        let lock = LockedValueBox(())
         private let readKey: @Sendable (inout ByteReader) throws -> Key
         private let readValue: @Sendable (inout ByteReader) throws -> Value
         private let check: @Sendable (Value) -> Bool

@@ -40,11 +40,12 @@ final class StorePages: Sendable {
     /// resident once read.
     static func options(readOnly: Bool) -> PageFile.Options { PageFile.Options(cacheBytes: 0, readOnly: readOnly) }
 
-    /// Opens the page file `file` (locked by the caller) and reads the snapshot its header holds.
+    /// Opens the page file `file` (locked by the caller) and returns the snapshot its header holds,
+    /// every tree a stub (see ``Table/paged(_:in:)``).
     ///
     /// - Throws: ``StrataError/Code/invalidFileFormat`` or ``StrataError/Code/corruptFile``
-    ///   naming the file and page (see ``PageFile/open(file:options:)`` and
-    ///   ``SortedTree/load(_:_:from:reached:)``); ``StrataError/Code/fileAccess``.
+    ///   naming the file and page (see ``PageFile/open(file:options:)``) when the header, the
+    ///   catalog or the free list is damaged; ``StrataError/Code/fileAccess``.
     static func open(file posix: POSIXFile, readOnly: Bool) throws -> (pages: StorePages, snapshot: Snapshot) {
         let file = try PageFile.open(file: posix, options: options(readOnly: readOnly))
         // The log segments the header no longer needs are deleted next: the header must be on the disk.
