@@ -103,22 +103,23 @@ package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable
             root = root.clone()
             verified = true
         }
+        // Every node on the path is this tree's own (a clean node, one the last checkpoint
+        // wrote, is shared with the checkpoint's snapshot, so it was cloned above): clearing its
+        // extent on the way down costs nothing, whether or not the key is found.
         var node = root
-        var path: [Node] = []
         while !node.isLeaf {
+            node.extent = nil
             let slot = node.upperBound(key)
             if !isKnownUniquelyReferenced(&node.children[slot]) {
                 guard verified || node.children[slot].locate(key) != nil else { return nil }
                 node.children[slot] = node.children[slot].clone()
                 verified = true
             }
-            path.append(node)
             node = node.children[slot]
         }
         let index = node.lowerBound(key)
         guard index < node.keys.count, node.keys[index] == key else { return nil }
         node.extent = nil
-        for ancestor in path { ancestor.extent = nil }
         return try body(&node.values[index])
     }
 
