@@ -3,7 +3,8 @@ import Testing
 
 /// Applies a seeded random sequence of operations both to a store and to a plain Swift model of
 /// it, and compares everything observable — rows, primary-key index, secondary indexes,
-/// backlinks — as it goes, after reopening, and after a checkpoint.
+/// backlinks — as it goes (the file store with background and explicit checkpoints and
+/// compactions among the operations), after reopening, and after a checkpoint.
 ///
 /// The seed is printed; `STRATA_SEED=<seed>` replays a run.
 @Suite("Randomized model")
@@ -36,7 +37,7 @@ struct RandomizedModelTests {
             var run: ModelRun! = nil
             try withStore(configuration) { store in
                 run = try ModelRun(seed: seed, store: store, label: "file seed \(seed)")
-                try run.perform(Self.operationCount, checkEvery: Self.checkEvery, on: store)
+                try run.perform(Self.operationCount, checkEvery: Self.checkEvery, on: store, maintenance: true)
                 run.verify(store.currentSnapshot, "before reopening")
                 print("randomized model (file): \(run.summary), background checkpoints: \(store.statistics.checkpoints)")
             }
@@ -45,7 +46,7 @@ struct RandomizedModelTests {
                 run.verify(store.currentSnapshot, "after reopening")
                 // Keys keep counting from where they were: the model predicts every new key.
                 try run.attach(store)
-                try run.perform(300, checkEvery: Self.checkEvery, on: store)
+                try run.perform(300, checkEvery: Self.checkEvery, on: store, maintenance: true)
                 run.verify(store.currentSnapshot, "after more operations")
                 try store.checkpoint()
                 #expect(store.statistics.checkpoints >= 1, "\(store.statistics.lastCheckpointError ?? "no error")")
@@ -155,6 +156,9 @@ private let primaryKeyRange: Range<Int64> = 0..<250
 private struct ModelRun {
     let label: String
     private var random: SeededRandom
+    /// Picks the explicit checkpoints and compactions: a generator of its own, so that the
+    /// operations are the same with and without them.
+    private var maintenanceRandom: SeededRandom
     private var model = Model()
     private var person: TableKey
     private var pet: TableKey
@@ -162,16 +166,18 @@ private struct ModelRun {
     private var commits = 0
     private var cancels = 0
     private var rejected = 0
+    private var compactions = 0
 
     init(seed: UInt64, store: Store, label: String) throws {
         self.label = label
         random = SeededRandom(seed: seed)
+        maintenanceRandom = SeededRandom(seed: seed ^ 0x5EED_C0DE)
         (person, pet) = try store.write { tx in (try tx.createTable(personSchema), try tx.createTable(petSchema)) }
     }
 
     var summary: String {
         "\(operations) operations in \(commits) commits, \(cancels) cancelled transactions, \(rejected) rejected "
-            + "operations, \(model.people.count) people and \(model.pets.count) pets at the end"
+            + "operations, \(compactions) compactions, \(model.people.count) people and \(model.pets.count) pets at the end"
     }
 
     /// Continues with a reopened store: looks its tables up again.
@@ -182,7 +188,9 @@ private struct ModelRun {
 
     /// Performs `count` operations on `store` in transactions of one to five, committing most and
     /// cancelling some, and verifies the store against the model every `checkEvery` operations.
-    mutating func perform(_ count: Int, checkEvery: Int, on store: Store) throws {
+    /// With `maintenance`, about one transaction in 25 is followed by an explicit checkpoint and
+    /// one in 75 by a compaction.
+    mutating func perform(_ count: Int, checkEvery: Int, on store: Store, maintenance: Bool = false) throws {
         var done = 0
         var sinceCheck = 0
         while done < count {
@@ -202,6 +210,15 @@ private struct ModelRun {
             done += batch
             operations += batch
             sinceCheck += batch
+            if maintenance {
+                switch maintenanceRandom.next() % 75 {
+                case 0:
+                    try store.compact()
+                    compactions += 1
+                case 1, 2: try store.checkpoint()
+                default: break
+                }
+            }
             if sinceCheck >= checkEvery {
                 sinceCheck = 0
                 verify(store.currentSnapshot, "after operation \(operations)")
