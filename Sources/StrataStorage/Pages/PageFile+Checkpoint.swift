@@ -56,8 +56,8 @@ extension PageFile {
                 throw StrataError(.corruptFile, "page 0 of \(path) is damaged: its generation cannot grow", path: path,
                                   offset: 0)
             }
-            let images = try Self.encode(pages, generation: previous.generation + 1, pageCount: fields.pageCount,
-                                         pageSize: pageSize, transform: transform, path: path)
+            let order = try Self.checkedOrder(pages, pageCount: fields.pageCount, pageSize: pageSize,
+                                              transform: transform, path: path)
             let next = PageFileHeader(generation: previous.generation + 1, pageSize: pageSize,
                                       storeID: previous.storeID, checkpoint: fields,
                                       transformID: previous.transformID)
@@ -65,9 +65,8 @@ extension PageFile {
             // to the new pages, which no header reaches: a failure here leaves the file as it
             // was, and the next checkpoint writes its pages again (its sync covers them anew).
             do {
-                for (number, image) in images {
-                    try file.write(image, at: number * UInt64(pageSize))
-                }
+                try Self.writePages(pages, in: order, generation: next.generation, pageSize: pageSize,
+                                    transform: transform, to: file)
                 let size = UInt64(pageSize) * fields.pageCount
                 if try file.size() < size { try file.truncate(to: size) }
                 try file.sync()
@@ -92,15 +91,13 @@ extension PageFile {
         }
     }
 
-    /// Checks `pages` and encodes their disk bytes for `generation`, sorted by page number.
-    static func encode(
-        _ pages: [PageWrite], generation: UInt64, pageCount: UInt64, pageSize: Int, transform: any PageTransform,
-        path: String
-    ) throws -> [(UInt64, [UInt8])] {
+    /// Checks `pages` (numbers, kinds, sizes) and returns their indices in page-number order.
+    static func checkedOrder(
+        _ pages: [PageWrite], pageCount: UInt64, pageSize: Int, transform: any PageTransform, path: String
+    ) throws -> [Int] {
         let payloadCapacity = PageFrame.payloadCapacity(pageSize: pageSize, reserved: transform.reservedBytes)
         var seen = Set<UInt64>()
-        var images: [(UInt64, [UInt8])] = []
-        images.reserveCapacity(pages.count)
+        seen.reserveCapacity(pages.count)
         for page in pages {
             func refuse(_ why: String) -> StrataError {
                 StrataError(.invalidInput, "a checkpoint cannot write page \(page.number) of \(path): \(why)", path: path)
@@ -112,13 +109,23 @@ extension PageFile {
             guard page.payload.count <= payloadCapacity else {
                 throw refuse("its payload of \(page.payload.count) bytes exceeds the \(payloadCapacity) a page holds")
             }
+        }
+        return pages.indices.sorted { pages[$0].number < pages[$1].number }
+    }
+
+    /// Writes `pages` (checked, in `order`) for `generation` to `file`, each page's disk image
+    /// made just before its write, so a large checkpoint holds one image at a time, not all.
+    static func writePages(
+        _ pages: [PageWrite], in order: [Int], generation: UInt64, pageSize: Int, transform: any PageTransform,
+        to file: POSIXFile
+    ) throws {
+        for index in order {
+            let page = pages[index]
             var image = PageFrame.encode(kind: page.kind, number: page.number, generation: generation,
                                          payload: page.payload, pageSize: pageSize)
             try transform.encode(&image, pageNumber: page.number)
-            images.append((page.number, image))
+            try file.write(image, at: page.number * UInt64(pageSize))
         }
-        images.sort { $0.0 < $1.0 }
-        return images
     }
 }
 

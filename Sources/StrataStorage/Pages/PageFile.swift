@@ -116,14 +116,14 @@ package final class PageFile: Sendable {
             throw StrataError(.invalidInput, "cannot create a page file: \(path) exists", path: path)
         }
         try validate(fields, pageSize: pageSize, path: path)
-        let images = try encode(pages, generation: 0, pageCount: fields.pageCount, pageSize: pageSize,
-                                transform: transform, path: path)
+        let order = try checkedOrder(pages, pageCount: fields.pageCount, pageSize: pageSize, transform: transform,
+                                     path: path)
         let header = PageFileHeader(generation: 0, pageSize: pageSize, storeID: storeID, checkpoint: fields,
                                     transformID: transform.identifier)
         let temporary = path + ".tmp"
         do {
             let file = try POSIXFile(path: temporary, mode: .truncate)
-            for (number, image) in images { try file.write(image, at: number * UInt64(pageSize)) }
+            try writePages(pages, in: order, generation: 0, pageSize: pageSize, transform: transform, to: file)
             try file.write(header.encodeSlot(), at: 0)
             try file.truncate(to: UInt64(pageSize) * fields.pageCount)
             try file.sync()

@@ -32,8 +32,8 @@ package struct PageLayout: Sendable, Equatable {
         for (index, number) in extent.pages.enumerated() {
             let start = index * payloadCapacity
             let end = min(image.count, start + payloadCapacity)
-            writes.append(PageFile.PageWrite(number: number, kind: index == 0 ? kind : .overflow,
-                                             payload: start < end ? Array(image[start..<end]) : []))
+            let payload = start == 0 && end == image.count ? image : start < end ? Array(image[start..<end]) : []
+            writes.append(PageFile.PageWrite(number: number, kind: index == 0 ? kind : .overflow, payload: payload))
         }
         return writes
     }
