@@ -15,7 +15,7 @@ import Testing
 struct PageDamageTests {
     @Test("a bit flipped in any page is reported naming the file and the page, or was in a free page; never a wrong read")
     func bitFlips() throws {
-        let cases = ProcessInfo.processInfo.environment["STRATA_PAGE_DAMAGE_CASES"].flatMap(Int.init) ?? 40
+        let cases = longModeCount("STRATA_PAGE_DAMAGE_CASES", standard: 40)
         let seed = SeededRandom.seedFromEnvironment()
         print("page damage: \(cases) cases, seed \(seed) (STRATA_SEED=\(seed) replays it)")
         var random = SeededRandom(seed: seed)

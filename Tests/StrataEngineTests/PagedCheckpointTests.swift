@@ -118,6 +118,37 @@ struct PagedCheckpointTests {
         }
     }
 
+    @Test("verifying a tree checks its values as a read does: a row that does not fit is a typed error naming the page")
+    func verifyChecksValues() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("values.strata")
+            try withStore(.file(path)) { store in
+                _ = try makeCounters(100, in: store)
+                try store.checkpoint()
+            }
+            let file = try PageFile.open(path: path, options: PageFile.Options(cacheBytes: 0, readOnly: true))
+            let roots = try StoreCatalog.Roots.decode(file.header.checkpoint.roots, path: path)
+            let catalog = try StoreCatalog.decode(file.readImage(roots.catalog, kind: .catalog), path: path,
+                                                  at: roots.catalog, pageSize: file.pageSize)
+            let rows = try #require(catalog.tables.first).rows
+            var reached = Set<UInt64>()
+            try SortedTree<ObjectKey, Row>.verifyPages(rows, RowEntryCoding.self, in: file, reached: &reached) {
+                $0.values.count == 2
+            }
+            reached = []
+            let error = expectStrataError(.corruptFile) {
+                try SortedTree<ObjectKey, Row>.verifyPages(rows, RowEntryCoding.self, in: file, reached: &reached) {
+                    $0.values.count == 3
+                }
+            }
+            #expect(error?.path == path)
+            // 100 rows are two leaves under a root branch: the first leaf is the page named.
+            let root = rows.extent.first * UInt64(file.pageSize)
+            #expect(error.flatMap(\.offset).map { $0 % UInt64(file.pageSize) == 0 && $0 != root } == true)
+            #expect(error?.message.contains("does not fit its tree") == true)
+        }
+    }
+
     @Test("a damaged tree page: verifyFile throws corruptFile naming the file and the page; a read of it stops the process")
     func damagedPage() async throws {
         let directory = try TemporaryDirectory.create(prefix: "strata-damaged")

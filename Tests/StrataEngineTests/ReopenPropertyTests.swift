@@ -43,7 +43,7 @@ private enum Column {
 struct ReopenPropertyTests {
     @Test("random values and instruction sequences reopen exactly, from the log and from a checkpoint")
     func randomContentsReopen() throws {
-        let cases = ProcessInfo.processInfo.environment["STRATA_REOPEN_CASES"].flatMap(Int.init) ?? 20
+        let cases = longModeCount("STRATA_REOPEN_CASES", standard: 20)
         let firstSeed = SeededRandom.seedFromEnvironment()
         print("reopen property: \(cases) cases from seed \(firstSeed) (replay with STRATA_SEED=\(firstSeed))")
         var totals = Totals()

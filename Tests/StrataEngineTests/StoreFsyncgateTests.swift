@@ -89,7 +89,7 @@ struct StoreFsyncgateTests {
     /// 37 s), `STRATA_SEED` the first seed.
     @Test("over many seeds, no commit above the last successful log sync is acknowledged after a failed sync")
     func noAcknowledgementPastFailedSync() throws {
-        let rounds = ProcessInfo.processInfo.environment["STRATA_FSYNC_SEEDS"].flatMap(Int.init) ?? 100
+        let rounds = longModeCount("STRATA_FSYNC_SEEDS", standard: 100)
         let firstSeed = SeededRandom.seedFromEnvironment()
         print("fsyncgate: \(rounds) rounds from seed \(firstSeed) (replay with STRATA_SEED=\(firstSeed))")
         let start = monotonicSeconds()
@@ -109,7 +109,7 @@ struct StoreFsyncgateTests {
     /// in the log before the failing sync started. A quarter of the `.full` rounds, same knobs.
     @Test("with .normal durability, no commit is acknowledged after a checkpoint's failed log sync")
     func normalNoAcknowledgementAfterFailedSync() throws {
-        let rounds = max(1, (ProcessInfo.processInfo.environment["STRATA_FSYNC_SEEDS"].flatMap(Int.init) ?? 100) / 4)
+        let rounds = max(1, (longModeCount("STRATA_FSYNC_SEEDS", standard: 100)) / 4)
         let firstSeed = SeededRandom.seedFromEnvironment()
         print("fsyncgate .normal: \(rounds) rounds from seed \(firstSeed) (replay with STRATA_SEED=\(firstSeed))")
         var failedRounds = 0

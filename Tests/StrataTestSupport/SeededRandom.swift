@@ -23,3 +23,9 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
             ?? UInt64.random(in: 1...UInt64(UInt32.max))
     }
 }
+
+/// How long a randomized or fault test runs: `name` from the environment (a long mode, e.g.
+/// `STRATA_REOPEN_CASES=2000`), else `standard` (the CI figure).
+public func longModeCount(_ name: String, standard: Int) -> Int {
+    ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? standard
+}

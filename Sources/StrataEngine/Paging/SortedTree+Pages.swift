@@ -85,15 +85,16 @@ extension SortedTree {
         return tree
     }
 
-    /// Reads and checks every page of the tree rooted at `root` in `file`, as a stub read would,
-    /// keeping nothing; adds every page to `reached`.
+    /// Reads and checks every page of the tree rooted at `root` in `file`, as a stub read would
+    /// (with the same `check` of every value), keeping nothing; adds every page to `reached`.
     ///
     /// - Throws: ``StrataError/Code/corruptFile`` naming the file and page for the first damaged
     ///   or malformed node, a page reached twice, or a tree deeper than 32 levels.
     static func verifyPages<Coding: TreeEntryCoding>(
-        _ root: PagedTreeRoot, _ coding: Coding.Type, in file: PageFile, reached: inout Set<UInt64>
+        _ root: PagedTreeRoot, _ coding: Coding.Type, in file: PageFile, reached: inout Set<UInt64>,
+        check: @escaping @Sendable (Value) -> Bool = { _ in true }
     ) throws where Coding.Key == Key, Coding.Value == Value {
-        let loader = PageLoader(file: file, coding: coding, check: { _ in true })
+        let loader = PageLoader(file: file, coding: coding, check: check)
         var pending = [(root.extent, root.count, 0)]
         while let (extent, count, depth) = pending.popLast() {
             guard depth < 32 else {

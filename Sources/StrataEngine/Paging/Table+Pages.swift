@@ -57,10 +57,14 @@ extension Table {
         return table
     }
 
-    /// Reads and checks every page of the trees `entry` names (see
-    /// ``SortedTree/verifyPages(_:_:in:reached:)``), adding each page to `reached`.
+    /// Reads and checks every page of the trees `entry` names as lazy reads do (see
+    /// ``SortedTree/verifyPages(_:_:in:reached:check:)``; rows must have the schema's column
+    /// count), adding each page to `reached`.
     static func verifyPages(_ entry: StoreCatalog.TableEntry, in file: PageFile, reached: inout Set<UInt64>) throws {
-        try SortedTree<ObjectKey, Row>.verifyPages(entry.rows, RowEntryCoding.self, in: file, reached: &reached)
+        let columns = entry.schema.columns.count
+        try SortedTree<ObjectKey, Row>.verifyPages(entry.rows, RowEntryCoding.self, in: file, reached: &reached) {
+            $0.values.count == columns
+        }
         try SortedTree<StrataEngine.Value, ObjectKey>.verifyPages(entry.primaryKeyIndex, PrimaryKeyEntryCoding.self,
                                                                   in: file, reached: &reached)
         try SortedTree<ObjectKey, BacklinkCounts>.verifyPages(entry.backlinks, BacklinkEntryCoding.self, in: file,

@@ -21,7 +21,7 @@ struct PageFilePowerLossTests {
           arguments: [4096, 16384])
     func crashStatesOpen(pageSize: Int) throws {
         let seed = SeededRandom.seedFromEnvironment()
-        let states = ProcessInfo.processInfo.environment["STRATA_PAGEFILE_POWERLOSS_STATES"].flatMap(Int.init) ?? 200
+        let states = longModeCount("STRATA_PAGEFILE_POWERLOSS_STATES", standard: 200)
         print("page file power loss (\(pageSize)-byte pages): STRATA_SEED=\(seed), \(states) states")
         let directory = try TemporaryDirectory.create(prefix: "strata-pageloss", in: TemporaryDirectory.memoryBackedParent)
         defer { directory.remove() }
