@@ -41,6 +41,7 @@ guard arguments.count == 4, let threshold = UInt64(arguments[3]) else {
 do {
     var configuration = StoreConfiguration.file(arguments[1], durability: arguments[2] == "normal" ? .normal : .full)
     configuration.checkpointThreshold = threshold
+    configuration.cacheSize = 32 << 10  // evictions go on while the worker is killed
     let store = try Store.open(configuration)
     let (counters, entries) = try store.write { tx -> (TableKey, TableKey) in
         if let counters = tx.snapshot.tableKey(named: "Counter"), let entries = tx.snapshot.tableKey(named: "Entry") {

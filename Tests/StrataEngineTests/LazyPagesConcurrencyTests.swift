@@ -10,8 +10,9 @@ import Testing
 struct LazyPagesConcurrencyTests {
     static let rows = 20_000
 
-    @Test("readers of an old snapshot and of new ones see their own values while checkpoints free and reuse pages")
-    func readersAndCheckpoints() throws {
+    @Test("readers of an old snapshot and of new ones see their own values while checkpoints free and reuse pages",
+          arguments: [StoreConfiguration.defaultCacheSize, 16 << 10])
+    func readersAndCheckpoints(cacheSize: Int) throws {
         let seed = SeededRandom.seedFromEnvironment()
         print("lazy pages under concurrency: seed \(seed) (STRATA_SEED=\(seed) replays it)")
         try withTemporaryDirectory { directory in
@@ -25,7 +26,9 @@ struct LazyPagesConcurrencyTests {
                 }
                 try store.checkpoint()
             }
-            try withStore(.file(path)) { store in
+            var configuration = StoreConfiguration.file(path)
+            configuration.cacheSize = cacheSize
+            try withStore(configuration) { store in
                 let table = try #require(store.currentSnapshot.tableKey(named: "Counter"))
                 let old = store.currentSnapshot  // every node a stub
                 let stop = StopFlag()

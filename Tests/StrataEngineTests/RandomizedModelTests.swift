@@ -30,10 +30,11 @@ struct RandomizedModelTests {
         let seed = Self.seed
         print("randomized model (file): seed \(seed) (STRATA_SEED=\(seed) replays it)")
         try withTemporaryDirectory { directory in
-            // A small threshold makes background checkpoints run while the operations go on.
+            // A small threshold makes background checkpoints run while the operations go on; a
+            // cache of a few leaves makes nearly every read of a checkpointed leaf read its page.
             let configuration = StoreConfiguration(
                 location: .file(path: directory.file("model.strata")), durability: .normal,
-                checkpointThreshold: 16 << 10)
+                checkpointThreshold: 16 << 10, cacheSize: 8 << 10)
             var run: ModelRun! = nil
             try withStore(configuration) { store in
                 run = try ModelRun(seed: seed, store: store, label: "file seed \(seed)")

@@ -139,9 +139,9 @@ struct SortedTreeTests {
 
         tree.updateValue(-1, forKey: 2_500)
         #expect(snapshot.root !== tree.root)
-        #expect(snapshot.root.locate(2_500)!.leaf !== tree.root.locate(2_500)!.leaf)
-        #expect(snapshot.root.locate(4_900)!.leaf === tree.root.locate(4_900)!.leaf)
-        #expect(snapshot.root.locate(10)!.leaf === tree.root.locate(10)!.leaf)
+        #expect(snapshot.root.leaf(for: 2_500) !== tree.root.leaf(for: 2_500))
+        #expect(snapshot.root.leaf(for: 4_900) === tree.root.leaf(for: 4_900))
+        #expect(snapshot.root.leaf(for: 10) === tree.root.leaf(for: 10))
 
         tree.updateValue(7, forKey: 10_000)
         tree.removeValue(forKey: 0)

@@ -9,7 +9,7 @@ import Testing
 /// file's snapshot as a checkpoint file (see ``CheckpointFile``) at `path`, the log unchanged.
 func rewriteAsFormatTwo(_ path: String) throws {
     let header = try PageFile.open(path: path).header
-    let snapshot = try StorePages.open(file: POSIXFile(path: path, mode: .readOnly), readOnly: true).snapshot
+    let snapshot = try StorePages.open(file: POSIXFile(path: path, mode: .readOnly), readOnly: true, cache: nil).snapshot
     let checkpoint = CheckpointFile.Header(version: snapshot.version, storeID: header.storeID,
                                            firstSegment: header.checkpoint.firstLogSegment)
     try FileSystem.remove(path)

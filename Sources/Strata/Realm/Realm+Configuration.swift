@@ -68,6 +68,14 @@ extension Realm {
         public var durability: Durability
         /// Turns on event recording (``Realm/events``); nil (the default) leaves it off.
         public var eventConfiguration: EventConfiguration?
+        /// The most memory, in bytes, the file's pages may take in memory once read (Strata's own
+        /// setting; Realm maps the file instead): 256 MiB by default. Past it, the pages least
+        /// recently used are dropped and read again from the file when next needed, so a Realm
+        /// far larger than memory can be read and written. Changes not yet checkpointed, and
+        /// versions older than the file's last checkpoint that a frozen Realm or a live object
+        /// still holds, are kept in memory beside it. The first open of a file in the process
+        /// decides it for every Realm of that file. See <doc:Durability>.
+        public var cacheSize: Int = StoreConfiguration.defaultCacheSize
 
         /// Creates a configuration; every parameter has Realm's default.
         public init(
@@ -112,7 +120,8 @@ extension Realm {
             } else {
                 location = .file(path: (fileURL ?? Self.defaultFileURL).path)
             }
-            var configuration = StoreConfiguration(location: location, durability: durability, readOnly: readOnly)
+            var configuration = StoreConfiguration(location: location, durability: durability, readOnly: readOnly,
+                                                   cacheSize: cacheSize)
             configuration.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions.map { Int($0) }
             return configuration
         }

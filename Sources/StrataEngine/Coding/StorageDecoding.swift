@@ -25,7 +25,7 @@ package enum StorageDecoding {
     ///
     /// - Returns: the number of tables read.
     package static func decodePageStore(at path: String) throws -> Int {
-        try StorePages.open(file: POSIXFile(path: path, mode: .readOnly), readOnly: true).snapshot.allTables.count
+        try StorePages.open(file: POSIXFile(path: path, mode: .readOnly), readOnly: true, cache: nil).snapshot.allTables.count
     }
 
     /// Decodes `bytes` as each of the page store's small images in turn: a header's roots blob, a

@@ -11,8 +11,9 @@ struct CheckpointPages {
     var writes: [PageFile.PageWrite] = []
     /// The first pages of the unchanged subtrees the new checkpoint refers to where they are.
     var kept: Set<UInt64> = []
-    /// What to record once the checkpoint is durable: each written node's new extent.
-    var written: [() -> Void] = []
+    /// What to record once the checkpoint is durable, given the file written and the store's
+    /// node cache: each written node's new extent and loader.
+    var written: [(PageFile, NodeCache?) -> Void] = []
 
     init(layout: PageLayout, allocator: PageAllocator, rewritesAll: Bool = false) {
         self.layout = layout

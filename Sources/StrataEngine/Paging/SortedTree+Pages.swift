@@ -16,15 +16,34 @@ import StrataSupport
 /// is nil); an unchanged subtree is referred to where it already is.
 extension SortedTree {
     /// Writes the nodes of this tree that changed since the last checkpoint (every node when
-    /// `pages.rewritesAll`) into `pages` and returns where the root is.
+    /// `pages.rewritesAll`) into `pages` and returns where the root is. Once the checkpoint is
+    /// durable, each written node becomes paged, read back through a loader made with `check`
+    /// (see ``paged(_:_:in:cache:check:)``).
     func writeChangedNodes<Coding: TreeEntryCoding>(
-        _ coding: Coding.Type, into pages: inout CheckpointPages
+        _ coding: Coding.Type, into pages: inout CheckpointPages,
+        check: @escaping @Sendable (Value) -> Bool = { _ in true }
     ) -> PagedTreeRoot where Coding.Key == Key, Coding.Value == Value {
-        PagedTreeRoot(extent: Self.write(root, coding, into: &pages), count: root.count)
+        let loader = PendingLoader { file, cache in PageLoader(file: file, coding: coding, cache: cache, check: check) }
+        return PagedTreeRoot(extent: Self.write(root, coding, into: &pages, loader: loader), count: root.count)
+    }
+
+    /// The loader of the nodes one checkpoint writes into one tree, made once the file is known.
+    private final class PendingLoader {
+        private let make: (PageFile, NodeCache?) -> PageLoader
+        private var made: PageLoader?
+
+        init(_ make: @escaping (PageFile, NodeCache?) -> PageLoader) { self.make = make }
+
+        func loader(file: PageFile, cache: NodeCache?) -> PageLoader {
+            if let made, made.file === file { return made }
+            let loader = make(file, cache)
+            made = loader
+            return loader
+        }
     }
 
     private static func write<Coding: TreeEntryCoding>(
-        _ node: Node, _ coding: Coding.Type, into pages: inout CheckpointPages
+        _ node: Node, _ coding: Coding.Type, into pages: inout CheckpointPages, loader: PendingLoader
     ) -> PageExtent where Coding.Key == Key, Coding.Value == Value {
         if !pages.rewritesAll, let extent = node.extent {
             pages.kept.insert(extent.first)
@@ -41,7 +60,7 @@ extension SortedTree {
             }
         } else {
             kind = .treeBranch
-            let extents = node.children.map { write($0, coding, into: &pages) }
+            let extents = node.children.map { write($0, coding, into: &pages, loader: loader) }
             writer.writeCount(node.children.count)
             for key in node.keys { Coding.write(key, to: &writer) }
             for (child, extent) in zip(node.children, extents) {
@@ -51,13 +70,17 @@ extension SortedTree {
             }
         }
         let extent = pages.place(writer.bytes, kind: kind)
-        pages.written.append { node.extent = extent }
+        let imageBytes = writer.count
+        pages.written.append { file, cache in
+            node.recordWritten(at: extent, imageBytes: imageBytes, loader: loader.loader(file: file, cache: cache))
+        }
         return extent
     }
 
     /// Adds to `freed` the pages of this tree (the one the previous checkpoint wrote) that the
     /// new checkpoint no longer reaches: every node's extent down to the subtrees whose root
-    /// the new checkpoint kept (`kept`: first pages).
+    /// the new checkpoint kept (`kept`: first pages). Each node whose pages are freed is read
+    /// into memory, for good: an older snapshot may still hold it after its page is reused.
     func collectReplacedPages(kept: Set<UInt64>, into freed: inout [UInt64]) {
         Self.collect(root, kept: kept, into: &freed)
     }
@@ -66,20 +89,22 @@ extension SortedTree {
         if let extent = node.extent {
             if kept.contains(extent.first) { return }
             freed.append(contentsOf: extent.pages)
+            node.keepResident()
         }
         if !node.isLeaf { for child in node.children { collect(child, kept: kept, into: &freed) } }
     }
 
     /// The tree rooted at `root` in `file`, read lazily: its root is a stub, and each node's page
     /// is read (and checked) the first time the node is used, its children becoming stubs in turn.
-    /// `check` vets every value read (a row's value count against its schema).
+    /// Leaves read are admitted to `cache`, which may evict them again. `check` vets every value
+    /// read (a row's value count against its schema).
     ///
     /// - Complexity: O(1); reads nothing.
     static func paged<Coding: TreeEntryCoding>(
-        _ root: PagedTreeRoot, _ coding: Coding.Type, in file: PageFile,
+        _ root: PagedTreeRoot, _ coding: Coding.Type, in file: PageFile, cache: NodeCache?,
         check: @escaping @Sendable (Value) -> Bool = { _ in true }
     ) -> SortedTree where Coding.Key == Key, Coding.Value == Value {
-        let loader = PageLoader(file: file, coding: coding, check: check)
+        let loader = PageLoader(file: file, coding: coding, cache: cache, check: check)
         var tree = SortedTree()
         tree.root = Node(stubAt: root.extent, count: root.count, loader: loader)
         return tree
@@ -94,7 +119,7 @@ extension SortedTree {
         _ root: PagedTreeRoot, _ coding: Coding.Type, in file: PageFile, reached: inout Set<UInt64>,
         check: @escaping @Sendable (Value) -> Bool = { _ in true }
     ) throws where Coding.Key == Key, Coding.Value == Value {
-        let loader = PageLoader(file: file, coding: coding, check: check)
+        let loader = PageLoader(file: file, coding: coding, cache: nil, check: check)
         var pending = [(root.extent, root.count, 0)]
         while let (extent, count, depth) = pending.popLast() {
             guard depth < 32 else {
@@ -105,7 +130,7 @@ extension SortedTree {
                 throw StrataError(.corruptFile, "page \(page) of \(file.path) is reached twice", path: file.path,
                                   offset: page * UInt64(file.pageSize))
             }
-            let node = try loader.read(extent, count)
+            let node = try loader.read(extent, count).node
             guard !node.isLeaf else { continue }
             for child in node.children {
                 if let childExtent = child.extent { pending.append((childExtent, child.count, depth + 1)) }
@@ -113,17 +138,21 @@ extension SortedTree {
         }
     }
 
-    /// Reads the nodes of one paged tree from its page file (see ``Node/ensureResident()``).
+    /// Reads the nodes of one paged tree from its page file (see ``Node``).
     final class PageLoader: Sendable {
         let file: PageFile
+        /// Where the leaves read are admitted (nil: they stay resident). Weak: the cache holds the
+        /// leaves, which hold their loader.
+        weak let cache: NodeCache?
         private let readKey: @Sendable (inout ByteReader) throws -> Key
         private let readValue: @Sendable (inout ByteReader) throws -> Value
         private let check: @Sendable (Value) -> Bool
 
         init<Coding: TreeEntryCoding>(
-            file: PageFile, coding: Coding.Type, check: @escaping @Sendable (Value) -> Bool
+            file: PageFile, coding: Coding.Type, cache: NodeCache?, check: @escaping @Sendable (Value) -> Bool
         ) where Coding.Key == Key, Coding.Value == Value {
             self.file = file
+            self.cache = cache
             readKey = { try Coding.readKey(from: &$0) }
             readValue = { try Coding.readValue(from: &$0) }
             self.check = check
@@ -134,14 +163,23 @@ extension SortedTree {
                         offset: extent.first * UInt64(file.pageSize))
         }
 
-        /// The node of `count` entries at `extent`, its children stubs.
+        /// The memory a leaf of `entries` entries whose image takes `imageBytes` is estimated to
+        /// take once decoded: the arrays of keys and values, and the heap the values refer to
+        /// (strings, a row's values array), taken as twice the image.
+        func estimatedResidentBytes(imageBytes: Int, entries: Int) -> Int {
+            let arrays = 2 * 32 + entries * (MemoryLayout<Key>.stride + MemoryLayout<Value>.stride)
+            return 2 * imageBytes + arrays + 128
+        }
+
+        /// The node of `count` entries at `extent`, its children stubs, and the memory it is
+        /// estimated to take (see ``estimatedResidentBytes(imageBytes:entries:)``).
         ///
         /// - Throws: ``StrataError/Code/corruptFile`` naming the file and page when a page is
         ///   damaged or of the wrong kind, the node is malformed, its keys are out of order, a
         ///   value fails the tree's check, or the counts disagree with `count`.
-        func read(_ extent: PageExtent, _ count: Int) throws -> Node {
+        func read(_ extent: PageExtent, _ count: Int) throws -> (node: Node, bytes: Int) {
             let (kind, image) = try file.readImage(extent, kinds: [.treeLeaf, .treeBranch])
-            return try image.withUnsafeBytes { raw in
+            let node: Node = try image.withUnsafeBytes { raw in
                 var reader = ByteReader(raw, origin: file.path, originOffset: extent.first * UInt64(file.pageSize))
                 let node = kind == .treeLeaf ? try readLeaf(&reader, extent) : try readBranch(&reader, extent)
                 guard reader.isAtEnd else { throw corrupt(extent, "trailing bytes") }
@@ -151,6 +189,7 @@ extension SortedTree {
                 node.extent = extent
                 return node
             }
+            return (node, estimatedResidentBytes(imageBytes: image.count, entries: node.count))
         }
 
         private func readLeaf(_ reader: inout ByteReader, _ extent: PageExtent) throws -> Node {

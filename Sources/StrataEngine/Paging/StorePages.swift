@@ -13,13 +13,17 @@ import StrataSupport
 ///
 /// Opening reads the header, the catalog and the free list, nothing else: every tree (rows,
 /// primary-key index, secondary indexes, backlinks) starts as a stub root, and each node's page
-/// is read and checked (frame, kind, key order, counts) the first time the node is used, then
-/// stays in memory. A page the previous checkpoint reached and the new one does not is read
-/// into memory before it is freed (the new checkpoint walks those nodes), so a snapshot still
-/// holding such a node never reads a page a later checkpoint reused.
+/// is read and checked (frame, kind, key order, counts) the first time the node is used. A
+/// branch then stays in memory; a leaf (read, or written by a checkpoint) is admitted to the
+/// store's ``NodeCache``, which evicts leaves when it is over its capacity. A page the previous
+/// checkpoint reached and the new one does not is read into memory before it is freed (the new
+/// checkpoint walks those nodes) and never evicted again, so a snapshot still holding such a
+/// node never reads a page a later checkpoint reused.
 final class StorePages: Sendable {
     /// The page file.
     let file: PageFile
+    /// Where the leaves of the store's trees are admitted (nil: they stay resident).
+    let cache: NodeCache?
     private let state: LockedValueBox<State>
 
     private struct State {
@@ -31,8 +35,9 @@ final class StorePages: Sendable {
         var freePages: [UInt64]
     }
 
-    private init(file: PageFile, state: State) {
+    private init(file: PageFile, cache: NodeCache?, state: State) {
         self.file = file
+        self.cache = cache
         self.state = LockedValueBox(state)
     }
 
@@ -41,12 +46,14 @@ final class StorePages: Sendable {
     static func options(readOnly: Bool) -> PageFile.Options { PageFile.Options(cacheBytes: 0, readOnly: readOnly) }
 
     /// Opens the page file `file` (locked by the caller) and returns the snapshot its header holds,
-    /// every tree a stub (see ``Table/paged(_:in:)``).
+    /// every tree a stub (see ``Table/paged(_:in:cache:)``) whose leaves `cache` bounds.
     ///
     /// - Throws: ``StrataError/Code/invalidFileFormat`` or ``StrataError/Code/corruptFile``
     ///   naming the file and page (see ``PageFile/open(file:options:)``) when the header, the
     ///   catalog or the free list is damaged; ``StrataError/Code/fileAccess``.
-    static func open(file posix: POSIXFile, readOnly: Bool) throws -> (pages: StorePages, snapshot: Snapshot) {
+    static func open(
+        file posix: POSIXFile, readOnly: Bool, cache: NodeCache?
+    ) throws -> (pages: StorePages, snapshot: Snapshot) {
         let file = try PageFile.open(file: posix, options: options(readOnly: readOnly))
         // The log segments the header no longer needs are deleted next: the header must be on the disk.
         if !readOnly { try file.makeHeaderDurable() }
@@ -65,7 +72,7 @@ final class StorePages: Sendable {
         var snapshot = Snapshot.empty
         snapshot.version = catalog.version
         for entry in catalog.tables {
-            try snapshot.installLoadedTable(Table.paged(entry, in: file), path: file.path)
+            try snapshot.installLoadedTable(Table.paged(entry, in: file, cache: cache), path: file.path)
         }
         snapshot.nextTableKey = max(snapshot.nextTableKey, catalog.nextTableKey)
         var free: [UInt64] = []
@@ -77,7 +84,8 @@ final class StorePages: Sendable {
                 throw StrataError(.corruptFile, "page \(page) of \(file.path) is both free and in use", path: file.path)
             }
         }
-        let pages = StorePages(file: file, state: State(checkpointed: snapshot, roots: roots, freePages: free))
+        let pages = StorePages(file: file, cache: cache,
+                               state: State(checkpointed: snapshot, roots: roots, freePages: free))
         return (pages, snapshot)
     }
 
@@ -116,9 +124,9 @@ final class StorePages: Sendable {
     /// so `path` holds either what it held or the whole new file, every page in use and none
     /// free. The caller holds the store's lock file, so no other process opens the file between
     /// the rename and the lock this takes on it. Sets the extents of `snapshot`'s nodes to where
-    /// they are in the new file.
+    /// they are in the new file, and admits its leaves to `cache`.
     static func install(
-        path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64
+        path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64, cache: NodeCache?
     ) throws -> StorePages {
         try removeLeftovers(of: path)
         let plan = try writeNewFile(path: path, storeID: storeID, snapshot: snapshot, firstLogSegment: firstLogSegment,
@@ -129,8 +137,8 @@ final class StorePages: Sendable {
                               path: path)
         }
         let file = try PageFile.open(file: posix, options: options(readOnly: false))
-        for record in plan.pages.written { record() }
-        return StorePages(file: file, state: plan.state)
+        for record in plan.pages.written { record(file, cache) }
+        return StorePages(file: file, cache: cache, state: plan.state)
     }
 
     /// Writes `snapshot` as the whole of a new page file at `path` (refused when a file is there
@@ -178,7 +186,7 @@ final class StorePages: Sendable {
     /// builds a new file.
     static func temporaryPath(for path: String) -> String { path + ".tmp" }
 
-    /// Removes what an interrupted ``install(path:storeID:snapshot:firstLogSegment:)`` left.
+    /// Removes what an interrupted ``install(path:storeID:snapshot:firstLogSegment:cache:)`` left.
     static func removeLeftovers(of path: String) throws {
         try FileSystem.remove(temporaryPath(for: path))
     }
@@ -194,7 +202,7 @@ final class StorePages: Sendable {
             let plan = Self.plan(snapshot, after: state, pageCount: file.header.checkpoint.pageCount,
                                  layout: file.layout, firstLogSegment: firstLogSegment, rewritesAll: false)
             try file.writeCheckpoint(plan.pages.writes, fields: plan.fields)
-            for record in plan.pages.written { record() }
+            for record in plan.pages.written { record(file, cache) }
             state = plan.state
         }
     }

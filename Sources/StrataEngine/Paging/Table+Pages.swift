@@ -9,7 +9,8 @@ extension Table {
     func writeChangedTrees(into pages: inout CheckpointPages) -> StoreCatalog.TableEntry {
         StoreCatalog.TableEntry(
             key: key, schema: schema, nextObjectKey: nextObjectKey,
-            rows: rows.writeChangedNodes(RowEntryCoding.self, into: &pages),
+            rows: rows.writeChangedNodes(RowEntryCoding.self, into: &pages,
+                                         check: Self.rowCheck(columns: schema.columns.count)),
             primaryKeyIndex: primaryKeyIndex.writeChangedNodes(PrimaryKeyEntryCoding.self, into: &pages),
             backlinks: backlinks.writeChangedNodes(BacklinkEntryCoding.self, into: &pages),
             secondaryIndexes: indexedColumns.sorted().map { column in
@@ -26,28 +27,32 @@ extension Table {
         for index in secondaryIndexes.values { index.collectReplacedPages(kept: kept, into: &freed) }
     }
 
+    /// What every row read from a page must satisfy: one value per column of the schema.
+    private static func rowCheck(columns: Int) -> @Sendable (Row) -> Bool { { $0.values.count == columns } }
+
     /// The table `entry` names in `file`, its trees read lazily (see
-    /// ``SortedTree/paged(_:_:in:check:)``): nothing is read until it is used.
+    /// ``SortedTree/paged(_:_:in:cache:check:)``), their leaves admitted to `cache`: nothing is
+    /// read until it is used.
     ///
     /// - Throws: ``StrataError/Code/corruptFile`` naming the file when the catalog's entry
     ///   contradicts the schema: the indexes are not those the schema asks for, or the
     ///   primary-key index does not hold one entry per row.
-    static func paged(_ entry: StoreCatalog.TableEntry, in file: PageFile) throws -> Table {
+    static func paged(_ entry: StoreCatalog.TableEntry, in file: PageFile, cache: NodeCache?) throws -> Table {
         func corrupt(_ why: String) -> StrataError {
             StrataError(.corruptFile, "table \(entry.schema.name) in \(file.path) is damaged: \(why)", path: file.path)
         }
         var table = Table(key: entry.key, schema: entry.schema)
         table.nextObjectKey = entry.nextObjectKey
-        let columns = entry.schema.columns.count
-        table.rows = .paged(entry.rows, RowEntryCoding.self, in: file) { $0.values.count == columns }
-        table.primaryKeyIndex = .paged(entry.primaryKeyIndex, PrimaryKeyEntryCoding.self, in: file)
-        table.backlinks = .paged(entry.backlinks, BacklinkEntryCoding.self, in: file)
+        table.rows = .paged(entry.rows, RowEntryCoding.self, in: file, cache: cache,
+                            check: rowCheck(columns: entry.schema.columns.count))
+        table.primaryKeyIndex = .paged(entry.primaryKeyIndex, PrimaryKeyEntryCoding.self, in: file, cache: cache)
+        table.backlinks = .paged(entry.backlinks, BacklinkEntryCoding.self, in: file, cache: cache)
         guard entry.secondaryIndexes.map(\.column) == table.indexedColumns.sorted() else {
             throw corrupt("its indexes are on columns \(entry.secondaryIndexes.map(\.column)), its schema indexes "
                               + "\(table.indexedColumns.sorted())")
         }
         for (column, root) in entry.secondaryIndexes {
-            table.secondaryIndexes[column] = .paged(root, IndexEntryCoding.self, in: file)
+            table.secondaryIndexes[column] = .paged(root, IndexEntryCoding.self, in: file, cache: cache)
         }
         let expectedKeys = entry.schema.primaryKeyIndex == nil ? 0 : entry.rows.count
         guard entry.primaryKeyIndex.count == expectedKeys else {
@@ -61,10 +66,8 @@ extension Table {
     /// ``SortedTree/verifyPages(_:_:in:reached:check:)``; rows must have the schema's column
     /// count), adding each page to `reached`.
     static func verifyPages(_ entry: StoreCatalog.TableEntry, in file: PageFile, reached: inout Set<UInt64>) throws {
-        let columns = entry.schema.columns.count
-        try SortedTree<ObjectKey, Row>.verifyPages(entry.rows, RowEntryCoding.self, in: file, reached: &reached) {
-            $0.values.count == columns
-        }
+        try SortedTree<ObjectKey, Row>.verifyPages(entry.rows, RowEntryCoding.self, in: file, reached: &reached,
+                                                   check: rowCheck(columns: entry.schema.columns.count))
         try SortedTree<StrataEngine.Value, ObjectKey>.verifyPages(entry.primaryKeyIndex, PrimaryKeyEntryCoding.self,
                                                                   in: file, reached: &reached)
         try SortedTree<ObjectKey, BacklinkCounts>.verifyPages(entry.backlinks, BacklinkEntryCoding.self, in: file,

@@ -70,6 +70,12 @@ extension Store {
     /// read-only store without a page file).
     package var fileUsage: (total: UInt64, used: UInt64)? { files?.pages?.usage }
 
+    /// The node cache's estimated resident bytes and the leaves it evicted since the store
+    /// opened (nil for an in-memory store). See ``StoreConfiguration/cacheSize``.
+    package var cacheUsage: (residentBytes: Int, evictions: Int)? {
+        files?.cache.map { ($0.residentBytes, $0.evictions) }
+    }
+
     private func writeCheckpoint(_ files: StoreFiles, compacting: Bool = false) throws {
         acquireWriteGate()
         let snapshot: Snapshot

@@ -86,7 +86,8 @@ package final class Store: @unchecked Sendable {
             groupCommit = nil
             snapshot = .empty
         case .file(let path):
-            let recovered = try StoreFiles.recover(path: path, readOnly: configuration.readOnly)
+            let recovered = try StoreFiles.recover(path: path, readOnly: configuration.readOnly,
+                                                   cache: NodeCache(capacity: configuration.cacheSize))
             files = recovered.files
             snapshot = recovered.snapshot
             groupCommit = configuration.durability == .full ? GroupCommit(durableVersion: snapshot.version) : nil

@@ -37,17 +37,25 @@ package struct StoreConfiguration: Sendable, Hashable {
     package var checkpointThreshold: UInt64
     /// Whether writes are refused. The store must already exist.
     package var readOnly: Bool
+    /// The most memory, in bytes, the page file's tree leaves (rows, index and backlink entries)
+    /// may take while resident before the least recently used are evicted (read again from the
+    /// file when next used). See ``NodeCache`` for what it does not bound.
+    package var cacheSize: Int
+
+    /// The default ``cacheSize``: 256 MiB.
+    package static let defaultCacheSize = 256 << 20
 
     /// Creates a configuration.
     package init(
         location: Location, durability: Durability = .full, maximumNumberOfActiveVersions: Int? = nil,
-        checkpointThreshold: UInt64 = 64 << 20, readOnly: Bool = false
+        checkpointThreshold: UInt64 = 64 << 20, readOnly: Bool = false, cacheSize: Int = defaultCacheSize
     ) {
         self.location = location
         self.durability = durability
         self.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions
         self.checkpointThreshold = checkpointThreshold
         self.readOnly = readOnly
+        self.cacheSize = cacheSize
     }
 
     /// A file store at `path`.

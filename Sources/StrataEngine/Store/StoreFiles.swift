@@ -8,21 +8,24 @@ import StrataSupport
 /// itself. Deleting the lock file does not let a second process in, because the page file stays
 /// locked. A store opened read-write always has a page file (the first open writes one), so
 /// there is always one to lock; the page file is written in place from then on, except when an
-/// older format's checkpoint is converted (see ``StorePages/install(path:storeID:snapshot:firstLogSegment:)``).
+/// older format's checkpoint is converted (see ``StorePages/install(path:storeID:snapshot:firstLogSegment:cache:)``).
 struct StoreFiles: Sendable {
     let path: String
     let lockFile: POSIXFile
     let log: CommitLog
+    /// Bounds the memory of the page file's tree leaves (nil: unbounded); kept across compactions.
+    let cache: NodeCache?
     /// The page file (nil only for a read-only store that has none); a compaction replaces it.
     /// Closing any descriptor of a file drops this process's lock on it, so nothing else in the
     /// process may open the page file while the store is open.
     var pages: StorePages? { currentPages.withLockedValue { $0 } }
     private let currentPages: LockedValueBox<StorePages?>
 
-    init(path: String, lockFile: POSIXFile, log: CommitLog, pages: StorePages?) {
+    init(path: String, lockFile: POSIXFile, log: CommitLog, cache: NodeCache?, pages: StorePages?) {
         self.path = path
         self.lockFile = lockFile
         self.log = log
+        self.cache = cache
         currentPages = LockedValueBox(pages)
     }
 
@@ -32,8 +35,10 @@ struct StoreFiles: Sendable {
     /// A read-write open also removes what an interrupted conversion left (`<path>.tmp`), writes
     /// a first page file when there is none, and converts a store of an earlier format (a format 1
     /// store, or a format 2 checkpoint file) to a page file; a read-only open of such a store
-    /// throws ``StrataError/Code/invalidFileFormat``.
-    static func recover(path: String, readOnly: Bool) throws -> (files: StoreFiles, snapshot: Snapshot) {
+    /// throws ``StrataError/Code/invalidFileFormat``. The page file's leaves are admitted to `cache`.
+    static func recover(
+        path: String, readOnly: Bool, cache: NodeCache?
+    ) throws -> (files: StoreFiles, snapshot: Snapshot) {
         if try readOnly && !FileSystem.exists(path) && CommitLog.segmentPaths(storePath: path).isEmpty {
             throw StrataError(.fileNotFound, "the store does not exist and was opened read-only", path: path)
         }
@@ -46,18 +51,18 @@ struct StoreFiles: Sendable {
         }
         if try FormatOneStore.detect(storePath: path, checkpoint: existing) {
             try refuseUpgrade(path: path, readOnly: readOnly, format: "format 1")
-            return try upgrade(path: path, lockFile: lockFile, checkpointFile: existing)
+            return try upgrade(path: path, lockFile: lockFile, checkpointFile: existing, cache: cache)
         }
         if let existing, try CheckpointFile.isCheckpoint(existing) {
             try refuseUpgrade(path: path, readOnly: readOnly, format: "format 2, a checkpoint file")
-            return try convert(path: path, lockFile: lockFile, checkpointFile: existing)
+            return try convert(path: path, lockFile: lockFile, checkpointFile: existing, cache: cache)
         }
 
         var snapshot = Snapshot.empty
         var anchor: LogAnchor?
         var pages: StorePages?
         if let existing {
-            let opened = try StorePages.open(file: existing, readOnly: readOnly)
+            let opened = try StorePages.open(file: existing, readOnly: readOnly, cache: cache)
             pages = opened.pages
             snapshot = opened.snapshot
             let header = opened.pages.file.header
@@ -71,10 +76,10 @@ struct StoreFiles: Sendable {
         if pages == nil && !readOnly {
             if !recovery.records.isEmpty { try log.rotate() }
             pages = try StorePages.install(path: path, storeID: log.storeID, snapshot: snapshot,
-                                           firstLogSegment: log.currentSequence)
+                                           firstLogSegment: log.currentSequence, cache: cache)
             try log.removeSealedSegments()
         }
-        return (StoreFiles(path: path, lockFile: lockFile, log: log, pages: pages), snapshot)
+        return (StoreFiles(path: path, lockFile: lockFile, log: log, cache: cache, pages: pages), snapshot)
     }
 
     private static func refuseUpgrade(path: String, readOnly: Bool, format: String) throws {
@@ -88,7 +93,7 @@ struct StoreFiles: Sendable {
     /// upgrade takes effect: a crash before it leaves the format 1 store, which the next open
     /// upgrades again), then deletes the format 1 segments.
     private static func upgrade(
-        path: String, lockFile: POSIXFile, checkpointFile: POSIXFile?
+        path: String, lockFile: POSIXFile, checkpointFile: POSIXFile?, cache: NodeCache?
     ) throws -> (files: StoreFiles, snapshot: Snapshot) {
         let old = try FormatOneStore.read(storePath: path, checkpoint: checkpointFile)
         var snapshot = Snapshot.empty
@@ -100,11 +105,11 @@ struct StoreFiles: Sendable {
         }
         let log = try CommitLog.start(storePath: path, sequence: old.lastSequence + 1, baseVersion: snapshot.version)
         let pages = try StorePages.install(path: path, storeID: log.storeID, snapshot: snapshot,
-                                           firstLogSegment: log.currentSequence)
+                                           firstLogSegment: log.currentSequence, cache: cache)
         withExtendedLifetime(checkpointFile) {}
         for segment in old.segmentPaths { try FileSystem.remove(segment) }
         try FileSystem.syncDirectory(containing: path)
-        return (StoreFiles(path: path, lockFile: lockFile, log: log, pages: pages), snapshot)
+        return (StoreFiles(path: path, lockFile: lockFile, log: log, cache: cache, pages: pages), snapshot)
     }
 
     /// Converts a format 2 store (a checkpoint file, see ``CheckpointFile``, and its log) to a page
@@ -112,7 +117,7 @@ struct StoreFiles: Sendable {
     /// the newest version in place of the checkpoint (the moment the conversion takes effect: a
     /// crash before it leaves the format 2 store, which the next open converts again).
     private static func convert(
-        path: String, lockFile: POSIXFile, checkpointFile: POSIXFile
+        path: String, lockFile: POSIXFile, checkpointFile: POSIXFile, cache: NodeCache?
     ) throws -> (files: StoreFiles, snapshot: Snapshot) {
         let checkpoint = try CheckpointFile.read(checkpointFile)
         var snapshot = try loadCheckpoint(checkpoint.payload, version: checkpoint.version, path: path,
@@ -125,10 +130,10 @@ struct StoreFiles: Sendable {
         }
         try log.rotate()
         let pages = try StorePages.install(path: path, storeID: log.storeID, snapshot: snapshot,
-                                           firstLogSegment: log.currentSequence)
+                                           firstLogSegment: log.currentSequence, cache: cache)
         withExtendedLifetime(checkpointFile) {}
         try log.removeSealedSegments()
-        return (StoreFiles(path: path, lockFile: lockFile, log: log, pages: pages), snapshot)
+        return (StoreFiles(path: path, lockFile: lockFile, log: log, cache: cache, pages: pages), snapshot)
     }
 
     private static func loadCheckpoint(_ payload: [UInt8], version: UInt64, path: String,
@@ -157,14 +162,14 @@ struct StoreFiles: Sendable {
     /// free), naming the current log segment as the one that continues it.
     ///
     /// Call as ``writeCheckpoint(_:)``. The new file is written whole beside the old one and
-    /// renamed over it (see ``StorePages/install(path:storeID:snapshot:firstLogSegment:)``): a
+    /// renamed over it (see ``StorePages/install(path:storeID:snapshot:firstLogSegment:cache:)``): a
     /// crash leaves the old file with its log or the new one.
     func compact(_ snapshot: Snapshot) throws {
         guard let old = pages else {
             throw StrataError(.readOnly, "the store was opened read-only", path: path)
         }
         let new = try StorePages.install(path: path, storeID: old.file.header.storeID, snapshot: snapshot,
-                                         firstLogSegment: log.currentSequence)
+                                         firstLogSegment: log.currentSequence, cache: cache)
         // The old file's descriptor closes when the last reference goes: its lock was on the
         // replaced inode, and the new inode is locked already.
         currentPages.withLockedValue { $0 = new }

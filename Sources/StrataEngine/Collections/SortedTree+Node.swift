@@ -1,0 +1,271 @@
+import StrataStorage
+import StrataSupport
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The bits of a ``SortedTree/Node``'s `state`; the pin count is kept in the bits above them.
+private enum NodeState {
+    /// The contents are in memory.
+    static let resident: UInt = 1
+    /// The node has a page to be read back from and is never mutated in place.
+    static let paged: UInt = 2
+    /// `storedIsLeaf` is known (set once, with the first contents).
+    static let kindKnown: UInt = 4
+    /// The node's page was freed by a checkpoint: it must never be evicted again.
+    static let keepResident: UInt = 8
+    /// Held while the contents are read or evicted, or a checkpoint records the node's page: a
+    /// per-node lock, taken by compare-and-swap and waited for by yielding.
+    static let busy: UInt = 16
+    /// One pin: an access copying a leaf's arrays.
+    static let pin: UInt = 32
+}
+
+extension SortedTree {
+    /// A tree node. A leaf stores its entries in `keys` and `values`. An internal node
+    /// stores `children` and `keys.count == children.count - 1` separators: child `i`
+    /// holds keys in `keys[i - 1] ..< keys[i]` (unbounded at the ends). `count` is the
+    /// number of entries in the subtree; it is 0 only for an empty root leaf.
+    //
+    // Safety: a node is mutated only through a reference that `isKnownUniquelyReferenced`
+    // proved unique, inside a mutating method of the one `SortedTree` that owns it (which
+    // has exclusive access to that tree), and only while it is private (not paged, see below).
+    // A node reachable from two trees or iterators is never mutated again (it is cloned
+    // instead), so readers on any thread see immutable nodes. For the same reason accesses never
+    // overlap, so the dynamic exclusivity checks on the hot fields are disabled.
+    //
+    // Paged nodes are the exception: their contents come and go while their meaning never
+    // changes. A node is paged once it has a page in the store file it can be read back from:
+    // a stub made from a parent read from a page (see `SortedTree+Pages.swift`), or a node a
+    // checkpoint wrote. A paged node is never mutated in place (writers clone it). Its contents
+    // are filled under `pagedNodeLock` by the first access from any thread and published by a
+    // release of the `resident` bit that accesses acquire. A paged leaf's contents can be evicted
+    // again (by its store's ``NodeCache``, under the same lock): every access to a leaf's arrays
+    // pins the leaf (adds `pin` to `state`) while it copies them, and eviction clears the
+    // `resident` bit only by a compare-and-swap that expects no pin, so no access ever sees
+    // arrays being freed. Branches stay resident once read (they are a few percent of a tree).
+    // `count`, `extent` and (once known) `isLeaf` never change for a shared node.
+    final class Node: @unchecked Sendable {
+        @exclusivity(unchecked) private var storedIsLeaf: Bool
+        @exclusivity(unchecked) private var storedKeys: [Key]
+        @exclusivity(unchecked) private var storedValues: [Value]
+        @exclusivity(unchecked) private var storedChildren: [Node]
+        @exclusivity(unchecked) var count: Int
+        /// Where the last checkpoint wrote this node's image, or nil when the node changed since
+        /// (or was never written): the page file's record of it (see ``PageExtent``). Every
+        /// in-place mutation clears it and a clone starts without one; only a checkpoint sets it,
+        /// after its pages are durable, on nodes it reached through its own snapshot.
+        @exclusivity(unchecked) var extent: PageExtent?
+        /// What reads this node's page: nil for a private node, and for a branch once it was read
+        /// (so a replaced page file is closed once its branches are read and its leaves gone).
+        /// Read and written only while holding the `busy` bit.
+        @exclusivity(unchecked) private var loader: PageLoader?
+        /// The estimated memory the contents take while resident, charged to the node cache.
+        @exclusivity(unchecked) private(set) var residentBytes = 0
+        /// The ``NodeState`` bits and the pin count.
+        private let state: Atomic<UInt>
+        /// Set by accesses, cleared by the cache's clock hand: whether the node was used since the
+        /// hand last passed.
+        private let recentlyUsed = Atomic<Bool>(false)
+
+        /// Whether the node is a leaf.
+        var isLeaf: Bool {
+            if state.load(ordering: .acquiring) & NodeState.kindKnown == 0 { readContents() }
+            return storedIsLeaf
+        }
+
+        /// A leaf's keys, or an internal node's separators.
+        var keys: [Key] { withContents { storedKeys } }
+
+        /// A leaf's values (empty in an internal node).
+        var values: [Value] { withContents { storedValues } }
+
+        /// A leaf's keys and values, copied under one pin.
+        var entries: (keys: [Key], values: [Value]) { withContents { (storedKeys, storedValues) } }
+
+        /// An internal node's children (empty in a leaf).
+        var children: [Node] { withContents { storedChildren } }
+
+        /// The keys of a private node, for its owner's in-place mutations (see the safety note).
+        var ownKeys: [Key] {
+            _read { assertPrivate(); yield storedKeys }
+            _modify { assertPrivate(); yield &storedKeys }
+        }
+
+        /// The values of a private node, for its owner's in-place mutations.
+        var ownValues: [Value] {
+            _read { assertPrivate(); yield storedValues }
+            _modify { assertPrivate(); yield &storedValues }
+        }
+
+        /// The children of a private node, for its owner's in-place mutations.
+        var ownChildren: [Node] {
+            _read { assertPrivate(); yield storedChildren }
+            _modify { assertPrivate(); yield &storedChildren }
+        }
+
+        /// Whether the node may be mutated in place by the tree holding `node`: it is private and
+        /// that tree's reference is the only one.
+        static func isMutable(_ node: inout Node) -> Bool {
+            isKnownUniquelyReferenced(&node) && node.state.load(ordering: .acquiring) & NodeState.paged == 0
+        }
+
+        init(isLeaf: Bool, count: Int = 0, keys: [Key] = [], values: [Value] = [], children: [Node] = []) {
+            storedIsLeaf = isLeaf
+            self.count = count
+            storedKeys = keys
+            storedValues = values
+            storedChildren = children
+            state = Atomic(NodeState.resident | NodeState.kindKnown)
+        }
+
+        /// A stub for the node of `count` entries at `extent`, read through `loader` on first use.
+        init(stubAt extent: PageExtent, count: Int, loader: PageLoader) {
+            storedIsLeaf = true
+            self.count = count
+            storedKeys = []
+            storedValues = []
+            storedChildren = []
+            self.extent = extent
+            self.loader = loader
+            state = Atomic(NodeState.paged)
+        }
+
+        /// A copy with its own arrays, sized for an overflow; the children stay shared.
+        func clone() -> Node {
+            let leaf = isLeaf
+            let (keys, values) = entries
+            let copy = Node(isLeaf: leaf, count: count, keys: keys, values: values, children: leaf ? [] : children)
+            let capacity = (leaf ? SortedTree.leafCapacity : SortedTree.branchCapacity) + 1
+            copy.storedKeys.reserveCapacity(capacity)
+            if leaf {
+                copy.storedValues.reserveCapacity(capacity)
+            } else {
+                copy.storedChildren.reserveCapacity(capacity)
+            }
+            return copy
+        }
+
+        @inline(__always)
+        private func assertPrivate() {
+            assert(state.load(ordering: .relaxed) & NodeState.paged == 0, "SortedTree: a paged node mutated in place")
+        }
+
+        /// Runs `body`, which copies out of the stored arrays, with the contents resident: a
+        /// resident branch directly, a leaf under a pin (see the safety note).
+        @inline(__always)
+        private func withContents<R>(_ body: () -> R) -> R {
+            let known = NodeState.resident | NodeState.kindKnown
+            if state.load(ordering: .acquiring) & known == known && !storedIsLeaf { return body() }
+            return withPinnedContents(body)
+        }
+
+        private func withPinnedContents<R>(_ body: () -> R) -> R {
+            let before = state.wrappingAdd(NodeState.pin, ordering: .acquiringAndReleasing).oldValue
+            defer { state.wrappingSubtract(NodeState.pin, ordering: .releasing) }
+            // The pin is held while the page is read, so the cache cannot evict the contents
+            // between their arrival and `body`.
+            if before & NodeState.resident == 0 { readContents() }
+            if !recentlyUsed.load(ordering: .relaxed) { recentlyUsed.store(true, ordering: .relaxed) }
+            return body()
+        }
+
+        /// Takes the node's `busy` bit, waiting while another thread holds it.
+        private func lockNode() {
+            while true {
+                let current = state.load(ordering: .relaxed)
+                if current & NodeState.busy == 0 {
+                    if state.compareExchange(expected: current, desired: current | NodeState.busy,
+                                             ordering: .acquiring).exchanged { return }
+                } else {
+                    sched_yield()
+                }
+            }
+        }
+
+        /// Sets `bits` and gives the `busy` bit back, publishing what was written while holding it.
+        private func unlockNode(setting bits: UInt = 0) {
+            if bits != 0 { state.bitwiseOr(bits, ordering: .releasing) }
+            state.bitwiseAnd(~NodeState.busy, ordering: .releasing)
+        }
+
+        @inline(never)
+        private func readContents() {
+            lockNode()
+            guard state.load(ordering: .relaxed) & NodeState.resident == 0, let loader, let extent else {
+                unlockNode()
+                return
+            }
+            let read: (node: Node, bytes: Int)
+            do {
+                read = try loader.read(extent, count)
+            } catch {
+                // Reads cannot throw in Realm's API; a page that fails its checks is never
+                // used as data. Opening checked the header and the catalog.
+                fatalError("Strata: the store file is damaged and cannot be read further: \(error). Restore it "
+                           + "from a copy; nothing was read from the damaged page.")
+            }
+            // `storedIsLeaf` is read without a pin once known: a leaf read again leaves it alone.
+            if state.load(ordering: .relaxed) & NodeState.kindKnown == 0 { storedIsLeaf = read.node.storedIsLeaf }
+            storedKeys = read.node.storedKeys
+            storedValues = read.node.storedValues
+            if !storedIsLeaf { storedChildren = read.node.storedChildren }
+            residentBytes = read.bytes
+            guard storedIsLeaf else {
+                self.loader = nil
+                unlockNode(setting: NodeState.resident | NodeState.kindKnown)
+                return
+            }
+            recentlyUsed.store(true, ordering: .relaxed)
+            unlockNode(setting: NodeState.resident | NodeState.kindKnown)
+            if state.load(ordering: .relaxed) & NodeState.keepResident == 0 { loader.cache?.admit(self) }
+        }
+
+        /// Records that a checkpoint wrote this node at `extent`, readable through `loader`:
+        /// from now on the node is paged, and a leaf can be evicted by `loader`'s cache.
+        /// `imageBytes` is the size of its image. Called once the checkpoint is durable.
+        func recordWritten(at extent: PageExtent, imageBytes: Int, loader: PageLoader) {
+            lockNode()
+            let wasPaged = state.load(ordering: .relaxed) & NodeState.paged != 0
+            self.extent = extent
+            let admits = storedIsLeaf && state.load(ordering: .relaxed) & NodeState.keepResident == 0
+            if admits {
+                self.loader = loader
+                if !wasPaged || state.load(ordering: .relaxed) & NodeState.resident != 0 {
+                    residentBytes = loader.estimatedResidentBytes(imageBytes: imageBytes, entries: count)
+                }
+            }
+            unlockNode(setting: NodeState.paged)
+            if admits && !wasPaged { loader.cache?.admit(self) }
+        }
+
+        /// Reads the contents if they are not in memory and keeps them in memory for good: a
+        /// checkpoint freed the node's page, which a later checkpoint may reuse.
+        func keepResident() {
+            state.bitwiseOr(NodeState.keepResident, ordering: .relaxed)
+            if state.load(ordering: .acquiring) & NodeState.resident == 0 { readContents() }
+        }
+
+        /// Whether the cache may evict this node (a resident paged leaf whose page is in use).
+        var isEvictable: Bool {
+            state.load(ordering: .relaxed) & (NodeState.keepResident | NodeState.resident | NodeState.paged)
+                == NodeState.resident | NodeState.paged
+        }
+
+        /// Clears and returns whether the node was used since the last call.
+        func takeRecentlyUsed() -> Bool { recentlyUsed.exchange(false, ordering: .relaxed) }
+
+        /// Drops a paged leaf's contents if no access holds them; returns whether it did.
+        func evict() -> Bool {
+            let resident = NodeState.resident | NodeState.paged | NodeState.kindKnown
+            let evicting = NodeState.paged | NodeState.kindKnown | NodeState.busy
+            guard storedIsLeaf, state.compareExchange(expected: resident, desired: evicting,
+                                                      ordering: .acquiringAndReleasing).exchanged else { return false }
+            storedKeys = []
+            storedValues = []
+            unlockNode()
+            return true
+        }
+    }
+}

@@ -1,0 +1,228 @@
+/// The algorithms of ``SortedTree/Node``: searching a node, inserting into and removing from a
+/// uniquely referenced subtree, visiting entries, and checking the structure. Every access to a
+/// node's contents goes through the accessors of `SortedTree+Node.swift`.
+extension SortedTree.Node {
+    /// The first index whose key is `>= key`.
+    @inline(__always)
+    func lowerBound(_ key: Key) -> Int { SortedTree.Node.lowerBound(key, in: keys) }
+
+    /// The first index whose key is `> key`; in an internal node, the child that may hold `key`.
+    @inline(__always)
+    func upperBound(_ key: Key) -> Int { SortedTree.Node.upperBound(key, in: keys) }
+
+    /// The first index of `keys` whose key is `>= key`.
+    @inline(__always)
+    static func lowerBound(_ key: Key, in keys: [Key]) -> Int { partition(keys) { !($0 < key) } }
+
+    /// The first index of `keys` whose key is `> key`.
+    @inline(__always)
+    static func upperBound(_ key: Key, in keys: [Key]) -> Int { partition(keys) { key < $0 } }
+
+    /// The first index whose key satisfies `isAbove`, which must be false then true along `keys`.
+    @inline(__always)
+    private static func partition(_ keys: [Key], _ isAbove: (Key) -> Bool) -> Int {
+        keys.withUnsafeBufferPointer { keys in
+            var low = 0, high = keys.count
+            while low < high {
+                let mid = (low &+ high) &>> 1
+                if isAbove(keys[mid]) { high = mid } else { low = mid &+ 1 }
+            }
+            return low
+        }
+    }
+
+    /// The leaf holding `key` or where it would go: descends the branches from this node.
+    func leaf(for key: Key) -> SortedTree.Node {
+        var node = self
+        while !node.isLeaf { node = node.children[node.upperBound(key)] }
+        return node
+    }
+
+    /// The value stored for `key` in this subtree, or nil (one pin of the leaf).
+    func value(for key: Key) -> Value? {
+        let (keys, values) = leaf(for: key).entries
+        let index = SortedTree.Node.lowerBound(key, in: keys)
+        return index < keys.count && keys[index] == key ? values[index] : nil
+    }
+
+    /// Whether this subtree holds `key`.
+    func contains(_ key: Key) -> Bool {
+        let keys = leaf(for: key).keys
+        let index = SortedTree.Node.lowerBound(key, in: keys)
+        return index < keys.count && keys[index] == key
+    }
+
+    /// The number of entries in the children before `slot`, summing the shorter side.
+    func count(before slot: Int) -> Int {
+        var total = 0
+        if slot <= children.count / 2 {
+            for index in 0..<slot { total += children[index].count }
+            return total
+        }
+        for index in slot..<children.count { total += children[index].count }
+        return count - total
+    }
+
+    /// Inserts or replaces in the subtree of this uniquely referenced node. Returns the
+    /// replaced value and, if this node overflowed, the separator and new right sibling.
+    func insert(_ key: Key, _ value: Value) -> (old: Value?, split: (separator: Key, right: SortedTree.Node)?) {
+        extent = nil
+        if isLeaf {
+            let index = SortedTree.Node.lowerBound(key, in: ownKeys)
+            if index < ownKeys.count && ownKeys[index] == key {
+                let old = ownValues[index]
+                ownValues[index] = value
+                return (old, nil)
+            }
+            ownKeys.insert(key, at: index)
+            ownValues.insert(value, at: index)
+            count += 1
+            return (nil, ownKeys.count > SortedTree.leafCapacity ? splitLeaf(insertedAt: index) : nil)
+        }
+        let slot = SortedTree.Node.upperBound(key, in: ownKeys)
+        if !SortedTree.Node.isMutable(&ownChildren[slot]) { ownChildren[slot] = ownChildren[slot].clone() }
+        let (old, split) = ownChildren[slot].insert(key, value)
+        if old == nil { count += 1 }
+        guard let split else { return (old, nil) }
+        ownKeys.insert(split.separator, at: slot)
+        ownChildren.insert(split.right, at: slot + 1)
+        return (old, ownChildren.count > SortedTree.branchCapacity ? splitBranch(newChildAt: slot + 1) : nil)
+    }
+
+    /// Splits an overflowing leaf in half, or keeps it full if the insertion was at its end.
+    private func splitLeaf(insertedAt index: Int) -> (separator: Key, right: SortedTree.Node) {
+        let total = ownKeys.count
+        let mid = index == total - 1 ? total - 1 : total / 2
+        let capacity = SortedTree.leafCapacity + 1
+        let right = SortedTree.Node(
+            isLeaf: true, count: total - mid,
+            keys: SortedTree.Node.array(ownKeys[mid...], capacity: capacity),
+            values: SortedTree.Node.array(ownValues[mid...], capacity: capacity)
+        )
+        ownKeys.removeSubrange(mid...)
+        ownValues.removeSubrange(mid...)
+        count = mid
+        return (right.keys[0], right)
+    }
+
+    /// Splits an overflowing internal node in half, or keeps it full if the new child is last.
+    private func splitBranch(newChildAt slot: Int) -> (separator: Key, right: SortedTree.Node) {
+        let total = ownChildren.count
+        let mid = slot == total - 1 ? total - 1 : total / 2
+        let separator = ownKeys[mid - 1]
+        let rightChildren = SortedTree.Node.array(ownChildren[mid...], capacity: SortedTree.branchCapacity + 1)
+        let rightCount = rightChildren.reduce(0) { $0 + $1.count }
+        let right = SortedTree.Node(
+            isLeaf: false, count: rightCount,
+            keys: SortedTree.Node.array(ownKeys[mid...], capacity: SortedTree.branchCapacity), children: rightChildren
+        )
+        ownChildren.removeSubrange(mid...)
+        ownKeys.removeSubrange((mid - 1)...)
+        count -= rightCount
+        return (separator, right)
+    }
+
+    private static func array<T>(_ slice: ArraySlice<T>, capacity: Int) -> [T] {
+        var result: [T] = []
+        result.reserveCapacity(capacity)
+        result.append(contentsOf: slice)
+        return result
+    }
+
+    /// Removes `key` from the subtree of this uniquely referenced node, dropping children
+    /// that become empty. `knownPresent` skips the presence check before cloning a child.
+    func remove(_ key: Key, knownPresent: Bool) -> Value? {
+        if isLeaf {
+            let index = SortedTree.Node.lowerBound(key, in: ownKeys)
+            guard index < ownKeys.count, ownKeys[index] == key else { return nil }
+            extent = nil
+            ownKeys.remove(at: index)
+            count -= 1
+            return ownValues.remove(at: index)
+        }
+        let slot = SortedTree.Node.upperBound(key, in: ownKeys)
+        var present = knownPresent
+        if !SortedTree.Node.isMutable(&ownChildren[slot]) {
+            guard present || ownChildren[slot].contains(key) else { return nil }
+            ownChildren[slot] = ownChildren[slot].clone()
+            present = true
+        }
+        guard let old = ownChildren[slot].remove(key, knownPresent: present) else { return nil }
+        extent = nil
+        count -= 1
+        if ownChildren[slot].count == 0 {
+            ownChildren.remove(at: slot)
+            if !ownKeys.isEmpty { ownKeys.remove(at: Swift.max(slot - 1, 0)) }
+        }
+        return old
+    }
+
+    func forEach(_ body: (Key, Value) throws -> Void) rethrows {
+        guard isLeaf else { for child in children { try child.forEach(body) }; return }
+        let (keys, values) = entries
+        for index in keys.indices { try body(keys[index], values[index]) }
+    }
+
+    func forEachLeaf(_ body: (UnsafeBufferPointer<Key>, UnsafeBufferPointer<Value>) throws -> Void) rethrows {
+        guard isLeaf else { for child in children { try child.forEachLeaf(body) }; return }
+        // Local references to the leaf's arrays (one retain per leaf): `body` may mutate a
+        // tree that shares this node, and the buffers must outlive that.
+        let (keys, values) = entries
+        try keys.withUnsafeBufferPointer { keys in
+            try values.withUnsafeBufferPointer { values in try body(keys, values) }
+        }
+    }
+
+    /// Visits the entries with keys `>= bound` (all if nil); returns false if `body` stopped.
+    func forEach(from bound: Key?, _ body: (Key, Value) throws -> Bool) rethrows -> Bool {
+        if isLeaf {
+            let (keys, values) = entries
+            for index in (bound.map { SortedTree.Node.lowerBound($0, in: keys) } ?? 0)..<keys.count {
+                guard try body(keys[index], values[index]) else { return false }
+            }
+            return true
+        }
+        let children = self.children
+        let start = bound.map { upperBound($0) } ?? 0
+        for slot in start..<children.count {
+            guard try children[slot].forEach(from: slot == start ? bound : nil, body) else { return false }
+        }
+        return true
+    }
+
+    func appendKeys(to result: inout [Key]) {
+        guard isLeaf else { for child in children { child.appendKeys(to: &result) }; return }
+        result.append(contentsOf: keys)
+    }
+
+    /// Checks this subtree, whose keys must lie in `lower ..< upper`; returns its height.
+    func check(lower: Key?, upper: Key?, isRoot: Bool) -> Int {
+        for index in keys.indices.dropFirst() {
+            precondition(keys[index - 1] < keys[index], "SortedTree: keys not strictly ascending")
+        }
+        if let lower, let first = keys.first { precondition(!(first < lower), "SortedTree: key below its range") }
+        if let upper, let last = keys.last { precondition(last < upper, "SortedTree: key above its range") }
+        precondition(isRoot || count > 0, "SortedTree: empty node below the root")
+        if isLeaf {
+            precondition(children.isEmpty && values.count == keys.count, "SortedTree: malformed leaf")
+            precondition(count == keys.count, "SortedTree: leaf count mismatch")
+            precondition(keys.count <= SortedTree.leafCapacity, "SortedTree: leaf over capacity")
+            return 1
+        }
+        precondition(values.isEmpty && !children.isEmpty, "SortedTree: malformed internal node")
+        precondition(keys.count == children.count - 1, "SortedTree: separator count mismatch")
+        precondition(children.count <= SortedTree.branchCapacity, "SortedTree: internal node over capacity")
+        var total = 0
+        var height: Int?
+        for (slot, child) in children.enumerated() {
+            let childLower = slot == 0 ? lower : keys[slot - 1]
+            let childUpper = slot == children.count - 1 ? upper : keys[slot]
+            let childHeight = child.check(lower: childLower, upper: childUpper, isRoot: false)
+            precondition(height == nil || height == childHeight, "SortedTree: leaves at different depths")
+            height = childHeight
+            total += child.count
+        }
+        precondition(total == count, "SortedTree: internal count mismatch")
+        return (height ?? 0) + 1
+    }
+}

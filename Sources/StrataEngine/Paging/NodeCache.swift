@@ -1,0 +1,102 @@
+import StrataSupport
+
+/// A tree leaf a ``NodeCache`` can hold and evict (a ``SortedTree/Node`` of any tree).
+protocol CachedNode: AnyObject, Sendable {
+    /// The estimated memory the leaf's contents take while resident.
+    var residentBytes: Int { get }
+    /// Whether the leaf is resident, paged and its page still in use (so it can be evicted).
+    var isEvictable: Bool { get }
+    /// Clears and returns whether the leaf was used since the last call.
+    func takeRecentlyUsed() -> Bool
+    /// Drops the leaf's contents unless an access holds them or they are being read.
+    func evict() -> Bool
+}
+
+extension SortedTree.Node: CachedNode {}
+
+/// Bounds the memory a store's paged tree leaves take while resident.
+///
+/// Every leaf read from the page file, and every leaf a checkpoint writes, is admitted with its
+/// estimated size (see ``PageLoader/estimatedResidentBytes(imageBytes:entries:)``). When the
+/// admitted total exceeds the capacity, a clock hand sweeps the admitted leaves: a leaf used
+/// since the hand last passed gets a second chance, any other is evicted (its contents dropped;
+/// the next access reads its page again), until the total is back under 7/8 of the capacity.
+/// Leaves that no tree holds any more are dropped as the hand meets them.
+///
+/// What is not bounded here: branches (a few percent of a tree, resident once read), changes not
+/// checkpointed yet (bounded by the checkpoint threshold), leaves whose page a checkpoint freed
+/// while an older snapshot still holds them (they stay with that snapshot), and whatever a reader
+/// copied out of a leaf (a row it holds, an iterator's current leaf).
+final class NodeCache: Sendable {
+    /// The most bytes of admitted leaves before the hand sweeps.
+    let capacity: Int
+    private let state: LockedValueBox<State>
+
+    private struct State {
+        var entries: [Entry] = []
+        var bytes = 0
+        var hand = 0
+        var evictions = 0
+    }
+
+    private struct Entry {
+        /// The leaf, as a plain object so that the cache can tell when it holds the last reference.
+        var object: AnyObject
+        var bytes: Int
+        var node: any CachedNode {
+            // Safety: only ``CachedNode``s are admitted.
+            object as! any CachedNode  // swiftlint:disable:this force_cast
+        }
+    }
+
+    /// Creates a cache of `capacity` bytes.
+    init(capacity: Int) {
+        self.capacity = max(capacity, 0)
+        state = LockedValueBox(State())
+    }
+
+    /// The bytes of the leaves admitted and not evicted or dropped yet.
+    var residentBytes: Int { state.withLockedValue { $0.bytes } }
+
+    /// How many leaves were evicted since the cache was made.
+    var evictions: Int { state.withLockedValue { $0.evictions } }
+
+    /// Admits a leaf just made resident, then sweeps if the cache is over capacity.
+    func admit(_ node: any CachedNode) {
+        state.withLockedValue { state in
+            state.entries.append(Entry(object: node, bytes: node.residentBytes))
+            state.bytes += node.residentBytes
+            if state.bytes > capacity { sweep(&state) }
+        }
+    }
+
+    private func sweep(_ state: inout State) {
+        let target = capacity - capacity / 8
+        var passed = 0
+        while state.bytes > target, !state.entries.isEmpty, passed <= 2 * state.entries.count {
+            if state.hand >= state.entries.count { state.hand = 0 }
+            let drop: Bool
+            if isKnownUniquelyReferenced(&state.entries[state.hand].object) {
+                drop = true  // no tree holds the leaf any more
+            } else {
+                let node = state.entries[state.hand].node
+                if !node.isEvictable {
+                    drop = true  // its page was freed: it stays with the snapshots holding it
+                } else if node.takeRecentlyUsed() {
+                    drop = false
+                } else {
+                    drop = node.evict()
+                    if drop { state.evictions += 1 }
+                }
+            }
+            if drop {
+                state.bytes -= state.entries[state.hand].bytes
+                state.entries.swapAt(state.hand, state.entries.count - 1)
+                state.entries.removeLast()
+            } else {
+                state.hand += 1
+                passed += 1
+            }
+        }
+    }
+}
