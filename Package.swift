@@ -34,7 +34,9 @@ let package = Package(
         // The value types models store beside Swift's own (ObjectId, Decimal128): public, and
         // re-exported by Strata.
         .target(name: "StrataValues", swiftSettings: strictSettings),
-        .target(name: "StrataStorage", dependencies: ["StrataSupport"], swiftSettings: strictSettings),
+        // CRC-32C with the CPU's instruction (StrataStorage's CRC32C falls back to a table without it).
+        .target(name: "CStrataChecksum"),
+        .target(name: "StrataStorage", dependencies: ["StrataSupport", "CStrataChecksum"], swiftSettings: strictSettings),
         .target(
             name: "StrataEngine",
             dependencies: ["StrataSupport", "StrataValues", "StrataStorage"],

@@ -16,7 +16,7 @@ struct NodeCacheTests {
     /// A cache of a few leaves: 12,000 rows take about 190 leaves of rows alone.
     static let cacheSize = 48 << 10
     /// The most one leaf is estimated to take (a leaf's image fills at most a page, here 16 KiB).
-    static let largestLeaf = 2 * (16 << 10) + 256 * 64 + 256
+    static let largestLeaf = (16 << 10) * 5 / 2 + 256 * 64 + 256
 
     static func tag(_ id: Int) -> String { "tag-\(id % 97)" }
 

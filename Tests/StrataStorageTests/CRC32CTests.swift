@@ -26,6 +26,23 @@ struct CRC32CTests {
         #expect(CRC32C.checksum((0..<32).reversed().map { UInt8($0) }) == 0x113F_DB5C)
     }
 
+    @Test("The CPU's instruction and the tables agree on random buffers, lengths, alignments and seeds")
+    func hardwareMatchesTables() {
+        print("CRC32C uses the CPU's instruction: \(CRC32C.usesHardware)")
+        var random = SeededRandom(seed: 42)
+        func next() -> UInt64 { random.next() }
+        let data = (0..<20_000).map { _ in UInt8(truncatingIfNeeded: next()) }
+        data.withUnsafeBytes { raw in
+            for _ in 0..<300 {
+                let start = Int(next() % 64), length = Int(next() % 19_000)
+                let bytes = UnsafeRawBufferPointer(rebasing: raw[start..<start + length])
+                let seed = UInt32(truncatingIfNeeded: next())
+                #expect(CRC32C.checksum(bytes, seed: seed) == CRC32C.tableChecksum(bytes, seed: seed),
+                        "start \(start), length \(length)")
+            }
+        }
+    }
+
     @Test("The checksum of no bytes is 0, and with a seed it is the seed")
     func empty() {
         #expect(CRC32C.checksum([]) == 0)
@@ -43,6 +60,7 @@ struct CRC32CTests {
                 data.withUnsafeBytes { raw in
                     let unaligned = UnsafeRawBufferPointer(rebasing: raw[start..<start + length])
                     #expect(CRC32C.checksum(unaligned) == expected, "start \(start), length \(length)")
+                    #expect(CRC32C.tableChecksum(unaligned) == expected, "tables: start \(start), length \(length)")
                 }
             }
         }

@@ -1,7 +1,13 @@
-/// CRC-32C (Castagnoli), the checksum of every log record and checkpoint.
+import CStrataChecksum
+
+/// CRC-32C (Castagnoli), the checksum of every log record and page.
 ///
-/// Table-driven, slicing by 8 bytes; about 1–2 GB/s in a release build.
+/// With the CPU's CRC-32C instruction where it has one (x86-64 with SSE 4.2: several GB/s);
+/// otherwise table-driven, slicing by 8 bytes (about 1–2 GB/s in a release build).
 package enum CRC32C {
+    /// Whether ``checksum(_:seed:)`` uses the CPU's instruction.
+    package static let usesHardware = strata_crc32c_hardware_available() == 1
+
     private static let tables: [[UInt32]] = {
         let polynomial: UInt32 = 0x82F6_3B78
         var tables = Array(repeating: Array(repeating: UInt32(0), count: 256), count: 8)
@@ -23,6 +29,13 @@ package enum CRC32C {
     ///
     /// - Complexity: O(n).
     package static func checksum(_ bytes: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
+        guard usesHardware, let base = bytes.baseAddress else { return tableChecksum(bytes, seed: seed) }
+        return ~strata_crc32c_hardware_update(~seed, base, bytes.count)
+    }
+
+    /// The checksum of `bytes` computed with the tables alone (what ``checksum(_:seed:)`` does on
+    /// a CPU without the instruction; the tests compare the two).
+    package static func tableChecksum(_ bytes: UnsafeRawBufferPointer, seed: UInt32 = 0) -> UInt32 {
         var crc = ~seed
         tables.withUnsafeBufferPointer { tables in
             let t0 = tables[0], t1 = tables[1], t2 = tables[2], t3 = tables[3]
