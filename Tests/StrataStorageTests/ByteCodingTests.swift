@@ -261,6 +261,23 @@ struct ByteCodingTests {
         #expect(readError([2, 0xC3, 0x28]) { _ = try $0.readString() }?.code == .corruptFile)
         #expect(readError([1, 0xFF]) { _ = try $0.readString() }?.code == .corruptFile)
         #expect(readError([3, 0xED, 0xA0, 0x80]) { _ = try $0.readString() }?.code == .corruptFile)
+        // Past the eight-byte ASCII check: an invalid byte in every position of a longer string.
+        for position in 0..<20 {
+            var bytes = Array("abcdefghijklmnopqrst".utf8)
+            bytes[position] = 0xFF
+            #expect(readError([20] + bytes) { _ = try $0.readString() }?.code == .corruptFile, "at \(position)")
+        }
+    }
+
+    @Test("ASCII and multi-byte strings of every length up to 40 read back as written")
+    func stringsReadBack() throws {
+        for length in 0...40 {
+            for text in [String(repeating: "a", count: length), String(repeating: "é", count: length / 2) + "z"] {
+                var writer = ByteWriter()
+                writer.writeString(text)
+                #expect(try reading(writer.bytes) { try $0.readString() } == text)
+            }
+        }
     }
 
     @Test("Every truncation of valid data throws corruptFile at some read, never traps")

@@ -197,21 +197,51 @@ extension SortedTree {
                 unlockNode()
                 return
             }
-            let read: (node: Node, bytes: Int)
-            do {
-                read = try loader.read(extent, count)
-            } catch {
-                // Reads cannot throw in Realm's API; a page that fails its checks is never
-                // used as data. Opening checked the header and the catalog.
-                fatalError("Strata: the store file is damaged and cannot be read further: \(error). Restore it "
-                           + "from a copy; nothing was read from the damaged page.")
+            let read = readPage(loader, extent)
+            installAndUnlock(read.node, bytes: read.bytes, loader: loader)
+        }
+
+        /// A scan's read of this node when its store's cache is full and the node is a paged leaf
+        /// not in memory: the leaf's entries read from its page without keeping them, so that a
+        /// scan larger than the cache does not evict what others use (nor what the scan itself
+        /// brought in first). Returns nil when the node should be read as usual: it is resident,
+        /// private, a branch (which is then kept, as always), or the cache has room.
+        func entriesReadThrough() -> (keys: [Key], values: [Value])? {
+            let current = state.load(ordering: .acquiring)
+            guard current & (NodeState.resident | NodeState.paged) == NodeState.paged,
+                  current & NodeState.kindKnown == 0 || storedIsLeaf else { return nil }
+            lockNode()
+            let (loader, extent) = (self.loader, self.extent)
+            let resident = state.load(ordering: .relaxed) & NodeState.resident != 0
+            unlockNode()
+            guard !resident, let loader, let extent, let cache = loader.cache, cache.isFull else { return nil }
+            let read = readPage(loader, extent).node
+            guard read.storedIsLeaf else {
+                lockNode()
+                if state.load(ordering: .relaxed) & NodeState.resident == 0 {
+                    installAndUnlock(read, bytes: 0, loader: loader)
+                } else {
+                    unlockNode()
+                }
+                return nil
             }
+            if current & NodeState.kindKnown == 0 {
+                lockNode()
+                if state.load(ordering: .relaxed) & NodeState.kindKnown == 0 { storedIsLeaf = true }
+                unlockNode(setting: NodeState.kindKnown)
+            }
+            return (read.storedKeys, read.storedValues)
+        }
+
+        /// Fills this non-resident node, whose `busy` bit the caller holds, with `read`'s
+        /// contents, gives the bit back, and admits a leaf to `loader`'s cache.
+        private func installAndUnlock(_ read: Node, bytes: Int, loader: PageLoader) {
             // `storedIsLeaf` is read without a pin once known: a leaf read again leaves it alone.
-            if state.load(ordering: .relaxed) & NodeState.kindKnown == 0 { storedIsLeaf = read.node.storedIsLeaf }
-            storedKeys = read.node.storedKeys
-            storedValues = read.node.storedValues
-            if !storedIsLeaf { storedChildren = read.node.storedChildren }
-            residentBytes = read.bytes
+            if state.load(ordering: .relaxed) & NodeState.kindKnown == 0 { storedIsLeaf = read.storedIsLeaf }
+            storedKeys = read.storedKeys
+            storedValues = read.storedValues
+            if !storedIsLeaf { storedChildren = read.storedChildren }
+            residentBytes = bytes
             guard storedIsLeaf else {
                 self.loader = nil
                 unlockNode(setting: NodeState.resident | NodeState.kindKnown)
@@ -220,6 +250,18 @@ extension SortedTree {
             recentlyUsed.store(true, ordering: .relaxed)
             unlockNode(setting: NodeState.resident | NodeState.kindKnown)
             if state.load(ordering: .relaxed) & NodeState.keepResident == 0 { loader.cache?.admit(self) }
+        }
+
+        /// Reads and checks the node's page. A damaged page stops the process (see below).
+        private func readPage(_ loader: PageLoader, _ extent: PageExtent) -> (node: Node, bytes: Int) {
+            do {
+                return try loader.read(extent, count)
+            } catch {
+                // Reads cannot throw in Realm's API; a page that fails its checks is never
+                // used as data. Opening checked the header and the catalog.
+                fatalError("Strata: the store file is damaged and cannot be read further: \(error). Restore it "
+                           + "from a copy; nothing was read from the damaged page.")
+            }
         }
 
         /// Records that a checkpoint wrote this node at `extent`, readable through `loader`:

@@ -157,17 +157,28 @@ extension SortedTree.Node {
         return old
     }
 
+    /// A leaf's entries for a scan, or nil for a branch: read through a full cache without
+    /// keeping them when the leaf is not in memory (see ``entriesReadThrough()``).
+    private func scannedEntries() -> (keys: [Key], values: [Value])? {
+        if let read = entriesReadThrough() { return read }
+        return isLeaf ? entries : nil
+    }
+
     func forEach(_ body: (Key, Value) throws -> Void) rethrows {
-        guard isLeaf else { for child in children { try child.forEach(body) }; return }
-        let (keys, values) = entries
+        guard let (keys, values) = scannedEntries() else {
+            for child in children { try child.forEach(body) }
+            return
+        }
         for index in keys.indices { try body(keys[index], values[index]) }
     }
 
     func forEachLeaf(_ body: (UnsafeBufferPointer<Key>, UnsafeBufferPointer<Value>) throws -> Void) rethrows {
-        guard isLeaf else { for child in children { try child.forEachLeaf(body) }; return }
         // Local references to the leaf's arrays (one retain per leaf): `body` may mutate a
         // tree that shares this node, and the buffers must outlive that.
-        let (keys, values) = entries
+        guard let (keys, values) = scannedEntries() else {
+            for child in children { try child.forEachLeaf(body) }
+            return
+        }
         try keys.withUnsafeBufferPointer { keys in
             try values.withUnsafeBufferPointer { values in try body(keys, values) }
         }
@@ -175,8 +186,7 @@ extension SortedTree.Node {
 
     /// Visits the entries with keys `>= bound` (all if nil); returns false if `body` stopped.
     func forEach(from bound: Key?, _ body: (Key, Value) throws -> Bool) rethrows -> Bool {
-        if isLeaf {
-            let (keys, values) = entries
+        if let (keys, values) = scannedEntries() {
             for index in (bound.map { SortedTree.Node.lowerBound($0, in: keys) } ?? 0)..<keys.count {
                 guard try body(keys[index], values[index]) else { return false }
             }
@@ -191,7 +201,10 @@ extension SortedTree.Node {
     }
 
     func appendKeys(to result: inout [Key]) {
-        guard isLeaf else { for child in children { child.appendKeys(to: &result) }; return }
+        guard let (keys, _) = scannedEntries() else {
+            for child in children { child.appendKeys(to: &result) }
+            return
+        }
         result.append(contentsOf: keys)
     }
 

@@ -58,6 +58,11 @@ final class NodeCache: Sendable {
     /// The bytes of the leaves admitted and not evicted or dropped yet.
     var residentBytes: Int { state.withLockedValue { $0.bytes } }
 
+    /// Whether the admitted leaves fill the cache (at least the 7/8 a sweep leaves): scans then
+    /// read leaves that are not in memory without admitting them (see
+    /// ``SortedTree/Node/entriesReadThrough()``).
+    var isFull: Bool { state.withLockedValue { $0.bytes >= capacity - capacity / 8 } }
+
     /// How many leaves were evicted since the cache was made.
     var evictions: Int { state.withLockedValue { $0.evictions } }
 

@@ -102,7 +102,25 @@ package struct ByteReader: ~Copyable {
     package mutating func readString() throws -> String {
         let count = try readCount()
         let raw = try take(count)
+        // ASCII (most strings) is valid UTF-8 and takes the fast decoding path; anything else is
+        // validated strictly.
+        if Self.isASCII(raw) { return String(decoding: raw.assumingMemoryBound(to: UInt8.self), as: UTF8.self) }
         guard let string = String(validating: raw, as: UTF8.self) else { throw corrupt("invalid UTF-8") }
         return string
+    }
+
+    /// Whether every byte of `bytes` is below 0x80, eight at a time.
+    private static func isASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        var high: UInt64 = 0
+        while index + 8 <= bytes.count {
+            high |= bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            index += 8
+        }
+        while index < bytes.count {
+            high |= UInt64(bytes[index])
+            index += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 }
