@@ -89,4 +89,64 @@ struct CompactionTests {
             try withStore(.file(path)) { store in #expect(itemCount(store) == 101) }
         }
     }
+
+    /// A store of 5,000 rows of 2 KB each (about 10 MB of pages: more than one batch of a new
+    /// file's pages, see `CheckpointPages.batchBytes`).
+    private func makeLargeStore(_ path: String) throws -> TableKey {
+        let schema = TableSchema(name: "Blob", columns: [ColumnSchema("id", .int), ColumnSchema("text", .string)],
+                                 primaryKey: "id")
+        return try withStore(.file(path)) { store in
+            try store.write { tx in
+                let table = try tx.createTable(schema)
+                for id in 0..<5_000 {
+                    let text = String(repeating: Character(UnicodeScalar(UInt8(97 + id % 26))), count: 2_000)
+                    _ = try tx.insertObject(into: table, values: [.int(Int64(id)), .string(text)])
+                }
+                return table
+            }
+        }
+    }
+
+    @Test("a compaction larger than one batch of pages writes them as it goes; the new file holds every row")
+    func compactionInBatches() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("large.strata")
+            let table = try makeLargeStore(path)
+            try withStore(.file(path)) { store in
+                try store.compact()
+                #expect(try store.verifyFile() > 600)
+            }
+            try withStore(.file(path)) { store in
+                let rows = try #require(store.currentSnapshot.table(table))
+                #expect(rows.count == 5_000)
+                for id in stride(from: 0, to: 5_000, by: 97) {
+                    let object = try #require(rows.object(forPrimaryKey: .int(Int64(id))))
+                    let text = String(repeating: Character(UnicodeScalar(UInt8(97 + id % 26))), count: 2_000)
+                    #expect(rows.value(of: object, column: 1) == .string(text))
+                }
+            }
+        }
+    }
+
+    @Test("a disk that fills after the first batch of a compaction's pages leaves the store as it was, writable")
+    func compactionFailingMidway() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("large.strata")
+            let table = try makeLargeStore(path)
+            try withStore(.file(path)) { store in
+                // A batch is 8 MB: about 520 pages of 16 KiB, written one write each.
+                StorageFaults.shared.inject(.fail(errno: ENOSPC), on: .write, matching: path + ".tmp$", skipping: 560,
+                                            count: 1_000)
+                let error = expectStrataError(.fileAccess) { try store.compact() }
+                StorageFaults.shared.removeRules(matching: path + ".tmp$")
+                #expect(error?.errno == ENOSPC)
+                #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
+                try store.write { tx in
+                    _ = try tx.insertObject(into: table, values: [.int(9_999), .string("after")])
+                }
+                try store.checkpoint()
+            }
+            try withStore(.file(path)) { store in #expect(store.currentSnapshot.table(table)?.count == 5_001) }
+        }
+    }
 }

@@ -142,17 +142,28 @@ final class StorePages: Sendable {
     }
 
     /// Writes `snapshot` as the whole of a new page file at `path` (refused when a file is there
-    /// and `replacing` is false), without touching the extents of its nodes.
+    /// and `replacing` is false), without touching the extents of its nodes. The pages go to the
+    /// file in batches as the trees are walked (see ``CheckpointPages/batchBytes``), so the
+    /// memory this takes does not grow with the store.
     @discardableResult
     private static func writeNewFile(
         path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64, replacing: Bool
     ) throws -> Plan {
         let layout = PageLayout()
-        let plan = Self.plan(snapshot, after: State(checkpointed: .empty, roots: nil, freePages: []),
-                             pageCount: 2, layout: layout, firstLogSegment: firstLogSegment, rewritesAll: true)
-        try PageFile.writeNewFile(path: path, pageSize: layout.pageSize, storeID: storeID, checkpoint: plan.fields,
-                                  pages: plan.pages.writes, replacing: replacing)
-        return plan
+        let newFile = try PageFile.NewFile(path: path, pageSize: layout.pageSize, storeID: storeID,
+                                           replacing: replacing)
+        do {
+            var plan = Self.plan(snapshot, after: State(checkpointed: .empty, roots: nil, freePages: []),
+                                 pageCount: 2, layout: layout, firstLogSegment: firstLogSegment, rewritesAll: true,
+                                 sink: { try newFile.write($0) })
+            plan.pages.flush()
+            if let failure = plan.pages.sinkFailure { throw failure }
+            try newFile.finish(checkpoint: plan.fields)
+            return plan
+        } catch {
+            newFile.abandon()
+            throw error
+        }
     }
 
     /// Writes a new, compact store at `path` holding `snapshot`: a page file and an empty first
@@ -218,11 +229,11 @@ final class StorePages: Sendable {
     /// catalog, the free list.
     private static func plan(
         _ snapshot: Snapshot, after previous: State, pageCount: UInt64, layout: PageLayout, firstLogSegment: UInt64,
-        rewritesAll: Bool
+        rewritesAll: Bool, sink: (([PageFile.PageWrite]) throws -> Void)? = nil
     ) -> Plan {
         var pages = CheckpointPages(layout: layout, allocator: PageAllocator(pageCount: pageCount,
                                                                             free: previous.freePages),
-                                    rewritesAll: rewritesAll)
+                                    rewritesAll: rewritesAll, sink: sink)
         var entries: [StoreCatalog.TableEntry] = []
         for table in snapshot.allTables {
             entries.append(table.writeChangedTrees(into: &pages))

@@ -105,31 +105,16 @@ package final class PageFile: Sendable {
         checkpoint fields: PageFileHeader.CheckpointFields, pages: [PageWrite], replacing: Bool = false,
         transform: any PageTransform = IdentityPageTransform()
     ) throws {
-        guard PageFrame.isValidPageSize(pageSize) else {
-            throw StrataError(.invalidInput, "page size \(pageSize) is not a power of two from 4096 to 65536 bytes",
-                              path: path)
-        }
-        guard (0...256).contains(transform.reservedBytes) else {
-            throw StrataError(.invalidInput, "a page transform may reserve 0 to 256 bytes per page", path: path)
-        }
-        guard replacing || !FileSystem.exists(path) else {
-            throw StrataError(.invalidInput, "cannot create a page file: \(path) exists", path: path)
-        }
-        try validate(fields, pageSize: pageSize, path: path)
-        let order = try checkedOrder(pages, pageCount: fields.pageCount, pageSize: pageSize, transform: transform,
-                                     path: path)
-        let header = PageFileHeader(generation: 0, pageSize: pageSize, storeID: storeID, checkpoint: fields,
-                                    transformID: transform.identifier)
-        let temporary = path + ".tmp"
+        let newFile = try NewFile(path: path, pageSize: pageSize, storeID: storeID, replacing: replacing,
+                                  transform: transform)
         do {
-            let file = try POSIXFile(path: temporary, mode: .truncate)
-            try writePages(pages, in: order, generation: 0, pageSize: pageSize, transform: transform, to: file)
-            try file.write(header.encodeSlot(), at: 0)
-            try file.truncate(to: UInt64(pageSize) * fields.pageCount)
-            try file.sync()
-            try FileSystem.atomicReplace(temporary, with: path)
+            try validate(fields, pageSize: pageSize, path: path)
+            _ = try checkedOrder(pages, pageCount: fields.pageCount, pageSize: pageSize, transform: transform,
+                                 path: path)
+            try newFile.write(pages)
+            try newFile.finish(checkpoint: fields)
         } catch {
-            try? FileSystem.remove(temporary)
+            newFile.abandon()
             throw error
         }
     }
