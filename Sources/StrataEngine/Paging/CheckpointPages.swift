@@ -11,6 +11,8 @@ struct CheckpointPages {
     var writes: [PageFile.PageWrite] = []
     /// The first pages of the unchanged subtrees the new checkpoint refers to where they are.
     var kept: Set<UInt64> = []
+    /// The leaves of the previous checkpoint whose pages this one frees.
+    var freedLeaves: [FreedLeaf] = []
     /// What to record once the checkpoint is durable, given the file written and the store's
     /// node cache: each written node's new extent and loader.
     var written: [(PageFile, NodeCache?) -> Void] = []

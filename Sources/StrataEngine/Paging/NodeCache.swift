@@ -10,6 +10,8 @@ protocol CachedNode: AnyObject, Sendable {
     func takeRecentlyUsed() -> Bool
     /// Drops the leaf's contents unless an access holds them or they are being read.
     func evict() -> Bool
+    /// Reads the contents if they are not in memory and never evicts them again.
+    func keepResident()
 }
 
 extension SortedTree.Node: CachedNode {}

@@ -79,19 +79,37 @@ extension SortedTree {
 
     /// Adds to `freed` the pages of this tree (the one the previous checkpoint wrote) that the
     /// new checkpoint no longer reaches: every node's extent down to the subtrees whose root
-    /// the new checkpoint kept (`kept`: first pages). Each node whose pages are freed is read
-    /// into memory, for good: an older snapshot may still hold it after its page is reused.
-    func collectReplacedPages(kept: Set<UInt64>, into freed: inout [UInt64]) {
-        Self.collect(root, kept: kept, into: &freed)
+    /// the new checkpoint kept (`kept`: first pages). The freed leaves go to `leaves` (weakly,
+    /// without reading them): once the checkpoint is durable and the previous one's snapshot
+    /// released, those still held by an older snapshot are read into memory for good (see
+    /// ``FreedLeaf``). The freed branches are read by this walk (to find their children), and
+    /// branches stay in memory.
+    func collectReplacedPages(kept: Set<UInt64>, into freed: inout [UInt64], leaves: inout [FreedLeaf]) {
+        var leafDepth = 0
+        var node = root
+        while !node.isLeaf {
+            node = node.children[0]
+            leafDepth += 1
+        }
+        Self.collect(root, depth: 0, leafDepth: leafDepth, kept: kept, into: &freed, leaves: &leaves)
     }
 
-    private static func collect(_ node: Node, kept: Set<UInt64>, into freed: inout [UInt64]) {
+    private static func collect(
+        _ node: Node, depth: Int, leafDepth: Int, kept: Set<UInt64>, into freed: inout [UInt64],
+        leaves: inout [FreedLeaf]
+    ) {
         if let extent = node.extent {
             if kept.contains(extent.first) { return }
             freed.append(contentsOf: extent.pages)
-            node.keepResident()
         }
-        if !node.isLeaf { for child in node.children { collect(child, kept: kept, into: &freed) } }
+        // Every leaf of a tree is at the same depth: a leaf is not read to learn that it is one.
+        guard depth < leafDepth else {
+            leaves.append(FreedLeaf(node: node))
+            return
+        }
+        for child in node.children {
+            collect(child, depth: depth + 1, leafDepth: leafDepth, kept: kept, into: &freed, leaves: &leaves)
+        }
     }
 
     /// The tree rooted at `root` in `file`, read lazily: its root is a stub, and each node's page
@@ -240,6 +258,18 @@ extension SortedTree {
             return Node(isLeaf: false, count: total, keys: separators, children: children)
         }
     }
+}
+
+/// A leaf whose page a checkpoint freed, held weakly until the checkpoint is durable and the
+/// previous checkpoint's snapshot is released. A leaf still alive then is held by an older
+/// snapshot (pinned, frozen, or a reader's), which may read it after a later checkpoint reuses
+/// its page: ``keepResidentIfHeld()`` reads it now (before any later checkpoint can run) and keeps
+/// it in memory for as long as it lives.
+struct FreedLeaf {
+    weak var node: (any CachedNode)?
+
+    /// Reads the leaf into memory for good if anything still holds it.
+    func keepResidentIfHeld() { node?.keepResident() }
 }
 
 /// Where a paged tree's root is and how many entries the tree holds.

@@ -15,10 +15,11 @@ import StrataSupport
 /// primary-key index, secondary indexes, backlinks) starts as a stub root, and each node's page
 /// is read and checked (frame, kind, key order, counts) the first time the node is used. A
 /// branch then stays in memory; a leaf (read, or written by a checkpoint) is admitted to the
-/// store's ``NodeCache``, which evicts leaves when it is over its capacity. A page the previous
-/// checkpoint reached and the new one does not is read into memory before it is freed (the new
-/// checkpoint walks those nodes) and never evicted again, so a snapshot still holding such a
-/// node never reads a page a later checkpoint reused.
+/// store's ``NodeCache``, which evicts leaves when it is over its capacity. A node whose page the
+/// new checkpoint frees and that an older snapshot still holds once the previous checkpoint's
+/// snapshot is released is read into memory right after the checkpoint (branches by its walk,
+/// leaves then) and never evicted again, so such a snapshot never reads a page a later
+/// checkpoint reused.
 final class StorePages: Sendable {
     /// The page file.
     let file: PageFile
@@ -214,7 +215,10 @@ final class StorePages: Sendable {
                                  layout: file.layout, firstLogSegment: firstLogSegment, rewritesAll: false)
             try file.writeCheckpoint(plan.pages.writes, fields: plan.fields)
             for record in plan.pages.written { record(file, cache) }
-            state = plan.state
+            state = plan.state  // releases the previous checkpoint's snapshot
+            // The freed pages are reused from the next checkpoint on, which cannot start before
+            // this returns: the leaves an older snapshot still holds are read in time.
+            for leaf in plan.pages.freedLeaves { leaf.keepResidentIfHeld() }
         }
     }
 
@@ -243,7 +247,7 @@ final class StorePages: Sendable {
 
         var freed: [UInt64] = []
         for table in previous.checkpointed.allTables {
-            table.collectReplacedPages(kept: pages.kept, into: &freed)
+            table.collectReplacedPages(kept: pages.kept, into: &freed, leaves: &pages.freedLeaves)
         }
         if let roots = previous.roots {
             freed.append(contentsOf: roots.catalog.pages)

@@ -19,12 +19,12 @@ extension Table {
     }
 
     /// Adds to `freed` the pages of this table's trees (as the previous checkpoint wrote them)
-    /// that the new checkpoint no longer reaches.
-    func collectReplacedPages(kept: Set<UInt64>, into freed: inout [UInt64]) {
-        rows.collectReplacedPages(kept: kept, into: &freed)
-        primaryKeyIndex.collectReplacedPages(kept: kept, into: &freed)
-        backlinks.collectReplacedPages(kept: kept, into: &freed)
-        for index in secondaryIndexes.values { index.collectReplacedPages(kept: kept, into: &freed) }
+    /// that the new checkpoint no longer reaches, and to `leaves` their freed leaves.
+    func collectReplacedPages(kept: Set<UInt64>, into freed: inout [UInt64], leaves: inout [FreedLeaf]) {
+        rows.collectReplacedPages(kept: kept, into: &freed, leaves: &leaves)
+        primaryKeyIndex.collectReplacedPages(kept: kept, into: &freed, leaves: &leaves)
+        backlinks.collectReplacedPages(kept: kept, into: &freed, leaves: &leaves)
+        for index in secondaryIndexes.values { index.collectReplacedPages(kept: kept, into: &freed, leaves: &leaves) }
     }
 
     /// What every row read from a page must satisfy: one value per column of the schema.
