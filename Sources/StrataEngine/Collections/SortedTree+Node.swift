@@ -39,12 +39,13 @@ extension SortedTree {
     // changes. A node is paged once it has a page in the store file it can be read back from:
     // a stub made from a parent read from a page (see `SortedTree+Pages.swift`), or a node a
     // checkpoint wrote. A paged node is never mutated in place (writers clone it). Its contents
-    // are filled under `pagedNodeLock` by the first access from any thread and published by a
-    // release of the `resident` bit that accesses acquire. A paged leaf's contents can be evicted
-    // again (by its store's ``NodeCache``, under the same lock): every access to a leaf's arrays
-    // pins the leaf (adds `pin` to `state`) while it copies them, and eviction clears the
-    // `resident` bit only by a compare-and-swap that expects no pin, so no access ever sees
-    // arrays being freed. Branches stay resident once read (they are a few percent of a tree).
+    // are filled by the first access from any thread, holding the node's `busy` bit (a per-node
+    // lock in `state`), and published by a release of the `resident` bit that accesses acquire.
+    // A paged leaf's contents can be evicted again by its store's ``NodeCache``: every access to
+    // a leaf's arrays pins the leaf (adds `pin` to `state`) while it copies them (and while it
+    // reads the page, if it has to), and eviction takes the `busy` bit from a resident state only
+    // by a compare-and-swap that expects no pin, so no access ever sees arrays being freed.
+    // Branches stay resident once read (they are a few percent of a tree).
     // `count`, `extent` and (once known) `isLeaf` never change for a shared node.
     final class Node: @unchecked Sendable {
         @exclusivity(unchecked) private var storedIsLeaf: Bool

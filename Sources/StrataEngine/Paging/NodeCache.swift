@@ -47,7 +47,7 @@ final class NodeCache: Sendable {
         var bytes: Int
         var node: any CachedNode {
             // Safety: only ``CachedNode``s are admitted.
-            object as! any CachedNode  // swiftlint:disable:this force_cast
+            object as! any CachedNode
         }
     }
 

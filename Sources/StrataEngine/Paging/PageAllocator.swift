@@ -1,56 +1,70 @@
 import StrataStorage
 
-/// Hands out the pages one checkpoint writes: single pages from the free pages, lowest first,
-/// and runs of several pages from a run of free pages or else from the end of the file.
+/// Hands out the pages one checkpoint writes: runs of consecutive pages (an image takes one page,
+/// or several when it continues in overflow pages), from the free pages where a run is long
+/// enough, else from the end of the file.
 ///
 /// The free pages are those the current header does not reach; the pages a checkpoint frees
 /// (reached by the current header, not by the new one) join them only after it, so a checkpoint
 /// never overwrites a page the header it replaces still reaches.
+///
+/// The free pages are kept as maximal runs, bucketed by length: a request of n pages takes the
+/// lowest run of exactly n pages, else splits the shortest longer run (its rest goes back to the
+/// buckets), else grows the file. Each request costs O(1) plus, when no run of its length is
+/// left, a look at the lengths there are.
 struct PageAllocator {
     /// The pages of the file: every page handed out lies below this.
     private(set) var pageCount: UInt64
-    /// The free pages, descending (the lowest is last, so it goes first).
-    private var free: [UInt64]
+    /// The first pages of the free runs of each length; each list descending, so that the lowest
+    /// run is taken first.
+    private var runs: [UInt32: [UInt64]] = [:]
 
     /// An allocator over a file of `pageCount` pages of which `free` (any order) are free.
     init(pageCount: UInt64, free: [UInt64]) {
         self.pageCount = pageCount
-        self.free = free.sorted(by: >)
+        var start: UInt64?
+        var length: UInt32 = 0
+        for page in free.sorted() {
+            if let first = start, page == first + UInt64(length) {
+                length += 1
+                continue
+            }
+            if let first = start { runs[length, default: []].append(first) }
+            start = page
+            length = 1
+        }
+        if let first = start { runs[length, default: []].append(first) }
+        for length in runs.keys { runs[length]!.reverse() }
     }
 
     /// The free pages left, ascending.
-    var freePages: [UInt64] { free.reversed() }
+    var freePages: [UInt64] {
+        var pages: [UInt64] = []
+        for (length, firsts) in runs {
+            for first in firsts { pages.append(contentsOf: first..<first + UInt64(length)) }
+        }
+        return pages.sorted()
+    }
 
     /// Takes `count` consecutive pages.
     mutating func allocate(_ count: UInt32) -> PageExtent {
-        if count == 1, let page = free.popLast() { return PageExtent(first: page, count: 1) }
-        if count > 1, let run = takeRun(count) { return run }
+        if let first = takeRun(of: count) { return PageExtent(first: first, count: count) }
+        if let longer = runs.keys.filter({ $0 > count }).min(), let first = takeRun(of: longer) {
+            giveBack(PageExtent(first: first + UInt64(count), count: longer - count))
+            return PageExtent(first: first, count: count)
+        }
         defer { pageCount += UInt64(count) }
         return PageExtent(first: pageCount, count: count)
     }
 
     /// Gives back an extent this allocator handed out and nothing wrote.
     mutating func giveBack(_ extent: PageExtent) {
-        free.append(contentsOf: extent.pages)
-        free.sort(by: >)
+        runs[extent.count, default: []].append(extent.first)
     }
 
-    /// The lowest run of `count` consecutive free pages, taken out of the free pages.
-    ///
-    /// - Complexity: O(f) in the number of free pages (runs are rare: only images larger than a page).
-    private mutating func takeRun(_ count: UInt32) -> PageExtent? {
-        guard free.count >= Int(count) else { return nil }
-        // `free` is descending: a run of n pages from p is the n entries p+n-1 ... p.
-        var index = free.count - 1
-        while index >= Int(count) - 1 {
-            let first = free[index]
-            let last = free[index - Int(count) + 1]
-            if last - first == UInt64(count) - 1 {
-                free.removeSubrange((index - Int(count) + 1)...index)
-                return PageExtent(first: first, count: count)
-            }
-            index -= 1
-        }
-        return nil
+    private mutating func takeRun(of length: UInt32) -> UInt64? {
+        guard let first = runs[length]?.popLast() else { return nil }
+        if runs[length]!.isEmpty { runs[length] = nil }
+        return first
     }
 }

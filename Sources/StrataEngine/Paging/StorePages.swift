@@ -42,6 +42,13 @@ final class StorePages: Sendable {
         self.state = LockedValueBox(state)
     }
 
+    /// The page size of the page files a store writes (a new store, a conversion, a compaction or
+    /// a copy): 4 KiB, as SQLite's, so that a tree node takes the pages its image needs (a leaf of
+    /// 64 rows of a few hundred bytes takes three, an index leaf one or two) rather than a whole
+    /// 16 KiB page. A file keeps the page size it was written with (its header says which), so
+    /// files written with 16 KiB pages go on working until a compaction rewrites them.
+    static let pageSize = 4096
+
     /// The options every store page file is opened with: the cache off, since every node is
     /// resident once read.
     static func options(readOnly: Bool) -> PageFile.Options { PageFile.Options(cacheBytes: 0, readOnly: readOnly) }
@@ -150,7 +157,7 @@ final class StorePages: Sendable {
     private static func writeNewFile(
         path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64, replacing: Bool
     ) throws -> Plan {
-        let layout = PageLayout()
+        let layout = PageLayout(pageSize: pageSize)
         let newFile = try PageFile.NewFile(path: path, pageSize: layout.pageSize, storeID: storeID,
                                            replacing: replacing)
         do {
