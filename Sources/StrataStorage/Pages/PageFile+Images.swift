@@ -24,8 +24,7 @@ extension PageFile {
         }
         var image: [UInt8] = []
         var kind = PageKind.overflow
-        for (index, number) in extent.pages.enumerated() {
-            let page = try read(page: number)
+        for (index, (number, page)) in zip(extent.pages, try read(pages: extent)).enumerated() {
             let expected = index == 0 ? kinds.contains(page.kind) : page.kind == .overflow
             guard expected else {
                 let wanted = index == 0 ? kinds.map(\.description).joined(separator: " or ") : "overflow"

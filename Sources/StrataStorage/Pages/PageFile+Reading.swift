@@ -30,15 +30,50 @@ extension PageFile {
                                   + "\(header.checkpoint.pageCount) (0 and 1 are the header slots)",
                               path: path, offset: offset.overflow ? nil : offset.partialValue)
         }
-        var image = try file.read(count: pageSize, at: offset.partialValue)
+        let image = try file.read(count: pageSize, at: offset.partialValue)
+        return try decode(image, number: number, generation: header.generation)
+    }
+
+    /// Reads the pages of `extent` through the cache, with one read of the file for the pages
+    /// the cache does not hold (an image continued in overflow pages is read at once).
+    ///
+    /// - Throws: as ``read(page:)``, for the first page that fails.
+    package func read(pages extent: PageExtent) throws -> [Page] {
+        guard extent.count > 1 else { return [try read(page: extent.first)] }
+        let header = self.header
+        let (end, overflow) = extent.first.addingReportingOverflow(UInt64(extent.count))
+        let offset = extent.first.multipliedReportingOverflow(by: UInt64(pageSize))
+        guard extent.first >= 2, !overflow, end <= header.checkpoint.pageCount, !offset.overflow,
+              !UInt64(pageSize).multipliedReportingOverflow(by: UInt64(extent.count)).overflow else {
+            // One page at a time, so the error names the first page that does not exist.
+            return try extent.pages.map { try read(page: $0) }
+        }
+        let bytes = try file.read(count: pageSize * Int(extent.count), at: offset.partialValue)
+        var pages: [Page] = []
+        pages.reserveCapacity(Int(extent.count))
+        for (index, number) in extent.pages.enumerated() {
+            if let page = cache.lookup(number) {
+                pages.append(page)
+                continue
+            }
+            let start = min(index * pageSize, bytes.count), end = min(start + pageSize, bytes.count)
+            pages.append(try decode(Array(bytes[start..<end]), number: number, generation: header.generation))
+        }
+        return pages
+    }
+
+    /// Checks and decodes the disk image of page `number` (its transform undone), refusing a page
+    /// of a generation after `generation`, and caches it.
+    private func decode(_ bytes: [UInt8], number: UInt64, generation: UInt64) throws -> Page {
+        var image = bytes
         if image.count == pageSize { try transform.decode(&image, pageNumber: number, path: path) }
         let page = try PageFrame.decode(image, number: number, pageSize: pageSize,
                                         reserved: transform.reservedBytes, path: path)
-        guard page.generation <= header.generation else {
+        guard page.generation <= generation else {
             throw StrataError(.corruptFile,
                               "page \(number) of \(path) is damaged: it was written by generation "
-                                  + "\(page.generation), after the file's generation \(header.generation)",
-                              path: path, offset: offset.partialValue)
+                                  + "\(page.generation), after the file's generation \(generation)",
+                              path: path, offset: number * UInt64(pageSize))
         }
         cache.insert(page, number: number)
         return page
