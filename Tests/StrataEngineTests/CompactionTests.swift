@@ -149,4 +149,34 @@ struct CompactionTests {
             try withStore(.file(path)) { store in #expect(store.currentSnapshot.table(table)?.count == 5_001) }
         }
     }
+
+    @Test("a store with 16 KiB pages (written before 4 KiB pages) reads, writes and checkpoints; compaction makes it 4 KiB")
+    func sixteenKiBPages() throws {
+        try withTemporaryDirectory { directory in
+            let source = directory.file("source.strata")
+            let old = directory.file("old.strata")
+            try withStore(.file(source)) { store in
+                try insertItems(1...2000, into: store)
+                try StorePages.writeCopy(of: store.currentSnapshot, toPath: old, pageSize: 16_384)
+            }
+            #expect(try PageFile.open(path: old).header.pageSize == 16_384)
+            try withStore(.file(old)) { store in
+                #expect(itemCount(store) == 2000)
+                try insertItems(2001...2100, into: store)
+                try store.checkpoint()
+                #expect(try store.verifyFile() > 0)
+            }
+            #expect(try PageFile.open(path: old).header.pageSize == 16_384)
+            try withStore(.file(old)) { store in
+                #expect(itemCount(store) == 2100)
+                try store.compact()
+            }
+            #expect(try PageFile.open(path: old).header.pageSize == StorePages.pageSize)
+            try withStore(.file(old)) { store in
+                #expect(itemCount(store) == 2100)
+                let pagesInUse = try store.verifyFile()
+                #expect(pagesInUse > 0)
+            }
+        }
+    }
 }

@@ -155,7 +155,8 @@ final class StorePages: Sendable {
     /// memory this takes does not grow with the store.
     @discardableResult
     private static func writeNewFile(
-        path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64, replacing: Bool
+        path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64, replacing: Bool,
+        pageSize: Int = pageSize
     ) throws -> Plan {
         let layout = PageLayout(pageSize: pageSize)
         let newFile = try PageFile.NewFile(path: path, pageSize: layout.pageSize, storeID: storeID,
@@ -174,18 +175,20 @@ final class StorePages: Sendable {
         }
     }
 
-    /// Writes a new, compact store at `path` holding `snapshot`: a page file and an empty first
-    /// log segment, under a new store identity. Nothing of the store `snapshot` came from changes.
+    /// Writes a new, compact store at `path` holding `snapshot`: a page file (of `pageSize` pages)
+    /// and an empty first log segment, under a new store identity. Nothing of the store `snapshot`
+    /// came from changes.
     ///
     /// - Throws: ``StrataError/Code/fileExists`` when a file of a store is at `path` already;
     ///   ``StrataError/Code/fileAccess`` (what was written is removed).
-    static func writeCopy(of snapshot: Snapshot, toPath path: String) throws {
+    static func writeCopy(of snapshot: Snapshot, toPath path: String, pageSize: Int = pageSize) throws {
         guard !FileSystem.exists(path), try CommitLog.segmentPaths(storePath: path).isEmpty else {
             throw StrataError(.fileExists, "a file exists at the destination of a copy", path: path)
         }
         do {
             let log = try CommitLog.start(storePath: path, sequence: 1, baseVersion: snapshot.version)
-            try writeNewFile(path: path, storeID: log.storeID, snapshot: snapshot, firstLogSegment: 1, replacing: false)
+            try writeNewFile(path: path, storeID: log.storeID, snapshot: snapshot, firstLogSegment: 1, replacing: false,
+                             pageSize: pageSize)
         } catch {
             try? FileSystem.remove(path)
             try? CommitLog.removeAll(storePath: path)
