@@ -55,22 +55,26 @@ struct NodeCacheTests {
                 "\(label): index")
     }
 
+    /// Fills `store` with `rows` items (n = 0) and checkpoints; returns the table and the model.
+    static func fill(_ store: Store) throws -> (TableKey, [Int: Int]) {
+        let table = try store.write { tx in
+            let table = try tx.createTable(schema)
+            for id in 0..<rows {
+                _ = try tx.insertObject(into: table, values: [.int(Int64(id)), .string(tag(id)), .int(0)])
+            }
+            return table
+        }
+        try store.checkpoint()
+        return (table, Dictionary(uniqueKeysWithValues: (0..<rows).map { ($0, 0) }))
+    }
+
     @Test("a store many times larger than its cache reads every row and index entry within the cache")
     func readsThroughAFullCache() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("cache.strata")
-            var model: [Int: Int] = [:]
-            var table = TableKey(0)
+            var (table, model) = (TableKey(0), [Int: Int]())
             try withStore(Self.configuration(path)) { store in
-                table = try store.write { tx in
-                    let table = try tx.createTable(Self.schema)
-                    for id in 0..<Self.rows {
-                        _ = try tx.insertObject(into: table, values: [.int(Int64(id)), .string(Self.tag(id)), .int(0)])
-                        model[id] = 0
-                    }
-                    return table
-                }
-                try store.checkpoint()
+                (table, model) = try Self.fill(store)
                 // The checkpoint handed its leaves to the cache, which evicted all but a few.
                 let usage = try #require(store.cacheUsage)
                 #expect(usage.residentBytes <= Self.cacheSize + Self.largestLeaf)
@@ -98,18 +102,9 @@ struct NodeCacheTests {
         var random = SeededRandom(seed: seed)
         try withTemporaryDirectory { directory in
             let path = directory.file("cache.strata")
-            var model: [Int: Int] = [:]
-            var table = TableKey(0)
+            var (table, model) = (TableKey(0), [Int: Int]())
             try withStore(Self.configuration(path)) { store in
-                table = try store.write { tx in
-                    let table = try tx.createTable(Self.schema)
-                    for id in 0..<Self.rows {
-                        _ = try tx.insertObject(into: table, values: [.int(Int64(id)), .string(Self.tag(id)), .int(0)])
-                        model[id] = 0
-                    }
-                    return table
-                }
-                try store.checkpoint()
+                (table, model) = try Self.fill(store)
             }
             try withStore(Self.configuration(path)) { store in
                 let pinned = try store.pin()
