@@ -73,8 +73,9 @@ extension Realm {
         /// recently used are dropped and read again from the file when next needed, so a Realm
         /// far larger than memory can be read and written. Changes not yet checkpointed, and
         /// versions older than the file's last checkpoint that a frozen Realm or a live object
-        /// still holds, are kept in memory beside it. The first open of a file in the process
-        /// decides it for every Realm of that file. See <doc:Durability>.
+        /// still holds, are kept in memory beside it. 0 (or less) keeps no leaf once it is used,
+        /// which works but reads the file for every access. The first open of a file in the
+        /// process decides it for every Realm of that file. See <doc:Durability>.
         public var cacheSize: Int = StoreConfiguration.defaultCacheSize
 
         /// Creates a configuration; every parameter has Realm's default.

@@ -24,20 +24,36 @@ extension PageFile {
         }
         var image: [UInt8] = []
         var kind = PageKind.overflow
-        for (index, (number, page)) in zip(extent.pages, try read(pages: extent)).enumerated() {
-            let expected = index == 0 ? kinds.contains(page.kind) : page.kind == .overflow
-            guard expected else {
-                let wanted = index == 0 ? kinds.map(\.description).joined(separator: " or ") : "overflow"
-                throw StrataError(.corruptFile,
-                                  "page \(number) of \(path) is damaged: it holds a \(page.kind) page where a "
-                                      + "\(wanted) page belongs", path: path, offset: number * UInt64(pageSize))
+        // A few pages per read: a damaged reference claiming a long run is refused at the first
+        // page of the wrong kind, without reading (or allocating for) the whole run first.
+        var next = extent.first
+        while next < extent.first + UInt64(extent.count) {
+            let chunk = PageExtent(first: next, count: UInt32(min(UInt64(Self.pagesPerRead),
+                                                                  extent.first + UInt64(extent.count) - next)))
+            // A chunk that fails to read is read again page by page, so that the error names the
+            // first page that is wrong (of the wrong kind, or damaged).
+            let batch = try? read(pages: chunk)
+            for (offset, number) in chunk.pages.enumerated() {
+                let page = try batch?[offset] ?? read(page: number)
+                let isFirst = number == extent.first
+                let expected = isFirst ? kinds.contains(page.kind) : page.kind == .overflow
+                guard expected else {
+                    let wanted = isFirst ? kinds.map(\.description).joined(separator: " or ") : "overflow"
+                    throw StrataError(.corruptFile,
+                                      "page \(number) of \(path) is damaged: it holds a \(page.kind) page where a "
+                                          + "\(wanted) page belongs", path: path, offset: number * UInt64(pageSize))
+                }
+                if isFirst { kind = page.kind }
+                if extent.count == 1 { return (kind, page.payload) }
+                image.append(contentsOf: page.payload)
             }
-            if index == 0 { kind = page.kind }
-            if extent.count == 1 { return (kind, page.payload) }
-            image.append(contentsOf: page.payload)
+            next += UInt64(chunk.count)
         }
         return (kind, image)
     }
+
+    /// The most pages ``readImage(_:kinds:)`` reads with one call.
+    static let pagesPerRead = 16
 
     /// Takes the process's lock on the file: exclusive, or shared for a reader.
     ///

@@ -169,4 +169,26 @@ struct PageFileTests {
             }
         }
     }
+
+    @Test("an image of 40 pages reads back whole; a run that claims more pages than the image stops at the first wrong page")
+    func longImages() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("images")
+            let file = try PageFile.create(path: path, pageSize: 4096, storeID: 1)
+            let image = (0..<(40 * file.payloadCapacity - 7)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            let extent = PageExtent(first: 2, count: 40)
+            try file.writeCheckpoint(file.layout.pageWrites(for: image, kind: .treeLeaf, at: extent),
+                                     fields: .init(logVersion: 1, firstLogSegment: 1, pageCount: 100))
+            #expect(try file.readImage(extent, kind: .treeLeaf) == image)
+            // Pages 42 ..< 100 are not written: a reference claiming 98 pages fails at page 42.
+            let error = try expectCorrupt { _ = try file.readImage(PageExtent(first: 2, count: 98), kind: .treeLeaf) }
+            #expect(error.offset == 42 * 4096)
+            // Two leaf images side by side: a run over both fails at the second one's first page.
+            let leaf = PageExtent(first: 42, count: 1)
+            try file.writeCheckpoint(file.layout.pageWrites(for: [1, 2, 3], kind: .treeLeaf, at: leaf),
+                                     fields: .init(logVersion: 2, firstLogSegment: 1, pageCount: 100))
+            let second = try expectCorrupt { _ = try file.readImage(PageExtent(first: 41, count: 50), kind: .overflow) }
+            #expect(second.offset == 42 * 4096)
+        }
+    }
 }
