@@ -65,6 +65,13 @@ struct SortedTreeTests {
         }
         #expect(positionalMismatches == 0, sourceLocation: sourceLocation)
 
+        // Batched lookups: ascending keys with absent ones among them (runs share a leaf), then
+        // keys in random order.
+        let ascending = Array(stride(from: -2, through: keySpace + 2, by: 3))
+        #expect(tree.values(for: ascending) == ascending.map { model[$0] }, sourceLocation: sourceLocation)
+        let scattered = (0..<probes).map { _ in Int.random(in: -2...(keySpace + 2), using: &rng) }
+        #expect(tree.values(for: scattered) == scattered.map { model[$0] }, sourceLocation: sourceLocation)
+
         for _ in 0..<probes {
             let probe = Int.random(in: -2...(keySpace + 2), using: &rng)
             let expectedRank = sorted.firstIndex { $0 >= probe } ?? sorted.count

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Strata
+import StrataTestSupport
 import Testing
 
 @Suite("Results iteration")
@@ -38,5 +39,91 @@ struct ResultsIterationTests {
         }
         #expect(visited.count == before.count && Set(visited) == before)
         #expect(young.isEmpty)
+    }
+
+    @Test("objects met later in a loop read the changes made earlier in it (rows are read ahead in batches)")
+    func laterObjectsSeeEarlierChanges() throws {
+        let realm = try realm()
+        let dogs = realm.objects(NoteDog.self).sorted(byKeyPath: "id")
+        var seen: [String] = []
+        try realm.write {
+            for dog in dogs {
+                seen.append(dog.name)
+                // Renames the object the loop reaches next, through another accessor.
+                realm.object(ofType: NoteDog.self, forPrimaryKey: dog.id + 1)?.name = "renamed \(dog.id + 1)"
+            }
+        }
+        #expect(seen == ["d1"] + (2...20).map { "renamed \($0)" })
+    }
+
+    @Test("a loop whose rows were read ahead still reads other threads' commits after a refresh")
+    func batchesFollowRefresh() throws {
+        let configuration = Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
+                                                objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self])
+        let realm = try Realm(configuration: configuration)
+        try realm.write {
+            for id in 1...200 { realm.add(NoteDog(value: ["id": id, "name": "d\(id)", "age": 1])) }
+        }
+        var ages: [Int] = []
+        for dog in realm.objects(NoteDog.self) {
+            ages.append(dog.age)
+            if dog.id == 10 {
+                let failures = FailureLog()
+                let done = DispatchSemaphore(value: 0)
+                Thread {
+                    do {
+                        let other = try Realm(configuration: configuration)
+                        try other.write { for dog in other.objects(NoteDog.self) { dog.age = 2 } }
+                    } catch {
+                        failures.record("\(error)")
+                    }
+                    done.signal()
+                }.start()
+                done.wait()
+                #expect(failures.all.isEmpty)
+                realm.refresh()
+            }
+        }
+        #expect(ages == Array(repeating: 1, count: 10) + Array(repeating: 2, count: 190))
+    }
+}
+
+@Suite("Managed property row cache")
+struct RowCacheTests {
+    private func realm() throws -> Realm {
+        try Realm(configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
+                                                     objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self]))
+    }
+
+    @Test("two accessors of one object see each other's writes at once, and a cancelled write's values go away")
+    func accessorsShareChanges() throws {
+        let realm = try realm()
+        try realm.write { realm.add(NoteDog(value: ["id": 1, "name": "Rex", "age": 3])) }
+        let first = realm.object(ofType: NoteDog.self, forPrimaryKey: 1)!
+        let second = realm.object(ofType: NoteDog.self, forPrimaryKey: 1)!
+        #expect(first.age == 3 && second.age == 3)
+        realm.beginWrite()
+        for age in 4...50 {
+            first.age = age
+            #expect(second.age == age && first.age == age)
+        }
+        second.name = "Max"
+        #expect(first.name == "Max")
+        realm.cancelWrite()
+        #expect(first.age == 3 && second.name == "Rex")
+    }
+
+    @Test("a held object reads another Realm instance's commit on the same thread and a frozen copy keeps its value")
+    func heldObjectFollowsCommits() throws {
+        let configuration = Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
+                                                objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self])
+        let realm = try Realm(configuration: configuration)
+        try realm.write { realm.add(NoteDog(value: ["id": 1, "name": "Rex", "age": 3])) }
+        let dog = realm.object(ofType: NoteDog.self, forPrimaryKey: 1)!
+        let frozen = dog.freeze()
+        #expect(dog.age == 3 && frozen.age == 3)
+        let again = try Realm(configuration: configuration)
+        try again.write { again.object(ofType: NoteDog.self, forPrimaryKey: 1)!.age = 7 }
+        #expect(dog.age == 7 && frozen.age == 3)
     }
 }

@@ -17,10 +17,13 @@ if let index = CommandLine.arguments.firstIndex(of: ScaleChild.flag) {
         exit(1)
     }
 }
-if CommandLine.arguments.contains("--profile-property-read") {
-    // A long run of one workload, for `perf record`.
-    let store = try StrataStore(.normal, seededRows: 1_000)
-    print(try PropertyAccess.read(store, accesses: 20_000_000), "ns/read")
+if CommandLine.arguments.contains("--profile-property-access") {
+    // The accessor figures alone, each printed, for `perf record`.
+    let store = try StrataStore(.normal, seededRows: PropertyAccess.rows)
+    print(try PropertyAccess.intRead(store), "ns per Int read")
+    print(try PropertyAccess.stringIteration(store), "ns per object iterating Results reading a String")
+    print(try PropertyAccess.primaryKeyLookup(store), "ns per primary-key lookup")
+    print(try PropertyAccess.intWrite(store), "ns per Int set")
     exit(0)
 }
 

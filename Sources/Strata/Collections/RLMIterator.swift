@@ -44,6 +44,50 @@ extension ResultsRows {
             return { element(at: $0, as: Element.self, realm: realm) }
         }
         // `Element` is exactly `objectType`, so the accessor needs no dynamic cast.
-        return { position in unsafeBitCast(realm.accessor(objectType, table: table, key: key(at: position)), to: Element.self) }
+        let batch = RowBatch(rows: self, table: table.key)
+        return { position in
+            let key = key(at: position)
+            let object = realm.accessor(objectType, table: table, key: key)
+            batch.prime(object, at: position, realm: realm)
+            return unsafeBitCast(object, to: Element.self)
+        }
+    }
+}
+
+/// The rows of the next elements of an iteration, read a batch at a time, so that each accessor
+/// starts with its row cached: keys that follow each other in one leaf of the table (a scan's
+/// key order) share one descent of the tree, instead of each object's first property read
+/// looking its row up alone.
+private final class RowBatch {
+    /// Rows read per batch: a leaf's worth.
+    private static let size = 64
+    private let rows: ResultsRows
+    private let table: TableKey
+    private var start = 0
+    private var batch: [Row?] = []
+    private var readKey = RealmState.noReadKey
+
+    init(rows: ResultsRows, table: TableKey) {
+        self.rows = rows
+        self.table = table
+    }
+
+    /// Caches the row of the element at `position` in `object`, reading the next batch when
+    /// `position` is past this one or the Realm moved to another version or write position.
+    func prime(_ object: ObjectBase, at position: Int, realm: Realm) {
+        let state = realm.state
+        guard !state.isFrozen else { return }
+        let currentKey = state.readKey
+        if currentKey != readKey || position < start || position >= start + batch.count {
+            let end = min(position + Self.size, rows.count)
+            let keys = (position..<end).map { rows.key(at: $0) }
+            batch = realm.readSnapshot.table(table)?.rows(keys) ?? []
+            start = position
+            readKey = currentKey
+        }
+        let index = position - start
+        guard index < batch.count, let row = batch[index] else { return }
+        object.cachedRow = row
+        object.cachedRowKey = currentKey
     }
 }

@@ -287,7 +287,8 @@ extension Realm {
         guard let table = tableInfo(for: info) else { return nil }
         let property = info.properties[primaryKey]
         let context = _WriteContext(realm: self, update: .error)
-        guard let stored = ObjectHandle.stored(Self.unwrapped(key), as: property.accessor.valueType, context) else {
+        guard let stored = property.accessor.storedValue(ofExactType: key, context)
+            ?? ObjectHandle.stored(Self.unwrapped(key), as: property.accessor.valueType, context) else {
             preconditionFailure("Invalid value '\(key)' of type '\(KeyType.self)' for '\(info.className)' primary key")
         }
         guard let object = readSnapshot.table(table.key)?.object(forPrimaryKey: stored) else { return nil }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import StrataEngine
 
@@ -15,10 +18,25 @@ open class ObjectBase: CustomStringConvertible {
     @usableFromInline @exclusivity(unchecked) var handle: ObjectHandle?
     /// Set on the throwaway instances that turn Swift key paths into property names.
     @usableFromInline @exclusivity(unchecked) var tracer: KeyPathTracer?
-    /// The managed object's row as last read, and when: property reads skip the snapshot, table
-    /// and tree lookups while nothing changed.
+    /// The managed object's row as last read, and the Realm's ``RealmState/readKey`` then:
+    /// property reads skip the snapshot, table and tree lookups while nothing changed.
     @exclusivity(unchecked) var cachedRow: Row?
-    @exclusivity(unchecked) var cachedRowKey = RealmState.ReadKey.none
+    @exclusivity(unchecked) var cachedRowKey = RealmState.noReadKey
+    /// Copies of the handle's parts that a cached property read needs, set with `handle` by
+    /// ``bind(to:)``, so that the read touches only this object's fields and plain memory: it
+    /// never retains the Realm or its state (both are weakly referenced elsewhere, which puts
+    /// their reference counts in a side table where each retain costs tens of nanoseconds).
+    /// Safety: `handle` holds the Realm, the Realm its state, and the state its change counter,
+    /// strongly for the object's lifetime (a bound object is never unbound).
+    @exclusivity(unchecked) var boundRealm: Unmanaged<Realm>?
+    /// The Realm's change count (``RealmState/changes``).
+    @exclusivity(unchecked) var boundChanges: UnsafeMutablePointer<UInt64>?
+    /// The thread a thread-confined, live Realm belongs to; nil for frozen Realms and Realms
+    /// confined to a queue, scheduler or actor, whose reads take the handle's full check.
+    @exclusivity(unchecked) var boundThread: pthread_t?
+    @exclusivity(unchecked) var boundColumns: [Int] = []
+    @exclusivity(unchecked) var boundTable = TableKey(0)
+    @exclusivity(unchecked) var boundKey = ObjectKey(0)
 
     /// Creates an unmanaged object with default property values.
     public required init() {}
@@ -63,12 +81,43 @@ open class ObjectBase: CustomStringConvertible {
         Unmanaged.passUnretained(self).toOpaque().advanced(by: property.offset)
     }
 
+    /// Reads a managed property (the `@Persisted` getter once its storage is bound).
+    ///
+    /// While the Realm has not changed since the row was cached, and on the Realm's own thread,
+    /// the read is a few loads: the thread, the change count, the cached row's value.
+    @usableFromInline
+    final func readManaged<V: _Persistable>(property: Int, as type: V.Type) -> V {
+        if let thread = boundThread, pthread_equal(thread, pthread_self()) != 0,
+           cachedRowKey == boundChanges.unsafelyUnwrapped.pointee {
+            let column = boundColumns[property]
+            if column >= 0 {
+                let value = cachedRow.unsafelyUnwrapped.values[column]
+                return V._rlmFromStored(value, _ReadContext(unretained: boundRealm.unsafelyUnwrapped, table: boundTable,
+                                                            object: boundKey, column: column))
+            }
+        }
+        return handle!.read(property: property, as: V.self, of: self)
+    }
+
+    /// Writes a managed property (the `@Persisted` setter once its storage is bound).
+    @usableFromInline
+    final func writeManaged<V: _Persistable>(_ value: V, property: Int) {
+        handle!.write(value, property: property)
+    }
+
     /// Points every persisted property of this instance at its column in `handle`'s Realm.
     func bind(to handle: ObjectHandle) {
         for (index, property) in handle.table.classInfo.properties.enumerated() {
             property.accessor.bind(at: address(of: property), property: index, owner: self)
         }
         self.handle = handle
+        boundColumns = handle.table.columns
+        boundTable = handle.table.key
+        boundKey = handle.key
+        boundRealm = Unmanaged.passUnretained(handle.realm)
+        let state = handle.realm.state
+        boundChanges = state.changes.value
+        boundThread = state.isFrozen ? nil : state.confinedThread
     }
 
     // MARK: - Dynamic access

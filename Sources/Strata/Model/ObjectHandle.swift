@@ -42,8 +42,19 @@ struct ObjectHandle {
     /// Traps when the object was deleted, as Realm does ("Object has been deleted or invalidated.").
     @usableFromInline
     func read<V: _Persistable>(property: Int, as type: V.Type, of object: ObjectBase) -> V {
-        realm.verifyThread()
+        let state = realm.state
+        guard state.isOnOwningThread else { preconditionFailure("Realm accessed from incorrect thread.") }
         let column = table.columns[property]
+        // The hot path: the row read earlier at this version and write position.
+        if column >= 0, !state.isFrozen, object.cachedRowKey == state.readKey, let row = object.cachedRow {
+            return V._rlmFromStored(row.values[column], context(column: column))
+        }
+        return readUncached(property: property, column: column, as: V.self, of: object)
+    }
+
+    /// ``read(property:as:of:)`` for a computed property, a frozen object, or a row not cached at
+    /// the Realm's current read key.
+    private func readUncached<V: _Persistable>(property: Int, column: Int, as type: V.Type, of object: ObjectBase) -> V {
         if column < 0 {
             var linking = context(column: column)
             linking.originProperty = table.classInfo.properties[property].originProperty
@@ -52,9 +63,6 @@ struct ObjectHandle {
         // Frozen objects may be read by several threads at once: no cache writes there.
         if realm.state.isFrozen { return read(property: property, as: V.self) }
         let readKey = realm.state.readKey
-        if object.cachedRowKey == readKey, let row = object.cachedRow {
-            return V._rlmFromStored(row.values[column], context(column: column))
-        }
         guard let row = realm.readSnapshot.table(table.key)?.row(key) else {
             // Inside a write that a failure cancelled, objects it created are gone until
             // `write {}` throws; reads give defaults instead of trapping first.

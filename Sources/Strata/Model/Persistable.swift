@@ -32,7 +32,13 @@ public struct _ColumnDescription: Sendable {
 ///
 /// An implementation detail of ``_Persistable``.
 public struct _ReadContext {
-    let realm: Realm
+    /// The Realm, unretained: a context is a temporary argument of `_rlmFromStored`, made by a
+    /// caller that holds the Realm for the call (an object's handle, a collection's location);
+    /// whatever outlives the call (a `List`, a linked object) copies ``realm``, a strong
+    /// reference, out of it. Making a context then costs no reference counting on every
+    /// property read.
+    private let unretainedRealm: Unmanaged<Realm>
+    var realm: Realm { unretainedRealm.takeUnretainedValue() }
     let table: TableKey
     let object: ObjectKey
     let column: Int
@@ -40,6 +46,23 @@ public struct _ReadContext {
     var originProperty: String?
     /// For a value inside a nested mixed collection, where it is inside the property's value.
     var path: [NestedKey] = []
+
+    init(realm: Realm, table: TableKey, object: ObjectKey, column: Int, originProperty: String? = nil,
+         path: [NestedKey] = []) {
+        self.init(unretained: Unmanaged.passUnretained(realm), table: table, object: object, column: column,
+                  originProperty: originProperty, path: path)
+    }
+
+    /// A context for a Realm the caller holds for as long as the context is used.
+    init(unretained realm: Unmanaged<Realm>, table: TableKey, object: ObjectKey, column: Int,
+         originProperty: String? = nil, path: [NestedKey] = []) {
+        unretainedRealm = realm
+        self.table = table
+        self.object = object
+        self.column = column
+        self.originProperty = originProperty
+        self.path = path
+    }
 }
 
 /// The write in progress when a Swift value is converted for storage: it adds linked unmanaged

@@ -12,6 +12,10 @@ protocol PersistedAccessor {
     static func unbind(at address: UnsafeMutableRawPointer, value: Any)
     static func unmanagedStoredValue(at address: UnsafeMutableRawPointer, _ context: _WriteContext) -> StrataEngine.Value
     static func unmanagedValue(at address: UnsafeMutableRawPointer) -> Any
+    /// `value` converted for storage when its type is exactly the property's type, else nil:
+    /// the path of a primary-key lookup by a key of the property's own type, without the
+    /// dynamic casts of loose conversion.
+    static func storedValue<T>(ofExactType value: T, _ context: _WriteContext) -> StrataEngine.Value?
     static func setUnmanaged(at address: UnsafeMutableRawPointer, value: Any) -> Bool
 }
 
@@ -47,6 +51,13 @@ extension Persisted: PersistedAccessor {
 
     static func unmanagedStoredValue(at address: UnsafeMutableRawPointer, _ context: _WriteContext) -> StrataEngine.Value {
         storage(address).pointee.unmanagedValue()._rlmToStored(context)
+    }
+
+    static func storedValue<T>(ofExactType value: T, _ context: _WriteContext) -> StrataEngine.Value? {
+        guard T.self == Value.self else { return nil }
+        return withUnsafePointer(to: value) { pointer in
+            UnsafeRawPointer(pointer).assumingMemoryBound(to: Value.self).pointee._rlmToStored(context)
+        }
     }
 
     static func unmanagedValue(at address: UnsafeMutableRawPointer) -> Any {

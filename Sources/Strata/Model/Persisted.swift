@@ -86,20 +86,17 @@ public struct Persisted<Value: _Persistable> {
         storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
     ) -> Value {
         get {
-            if let handle = object.handle {
-                let property = object[keyPath: storageKeyPath].managedProperty
-                if property >= 0 { return handle.read(property: property, as: Value.self, of: object) }
-            }
+            // Bound storage means a managed object (`bind(to:)` sets both, and nothing unbinds).
+            let property = object[keyPath: storageKeyPath].managedProperty
+            if property >= 0 { return object.readManaged(property: property, as: Value.self) }
             if object.tracer == nil, case .unmanaged(let value) = object[keyPath: storageKeyPath].state { return value }
             return unmanagedGet(object, storageKeyPath)
         }
         set {
-            if let handle = object.handle {
-                let property = object[keyPath: storageKeyPath].managedProperty
-                if property >= 0 {
-                    handle.write(newValue, property: property)
-                    return
-                }
+            let property = object[keyPath: storageKeyPath].managedProperty
+            if property >= 0 {
+                object.writeManaged(newValue, property: property)
+                return
             }
             precondition(object.handle == nil, "a managed object's property was not bound to its column")
             object[keyPath: storageKeyPath].state = .unmanaged(newValue)

@@ -17,10 +17,13 @@ import StrataSupport
 /// that thread refers to it.
 final class RealmState {
     var pinned: PinnedSnapshot? {
-        didSet { generation &+= 1 }
+        didSet { changes.increment() }
     }
     var writeState: Realm.WriteState = .none {
-        didSet { generation &+= 1 }
+        didSet {
+            changes.increment()
+            if case .active(let transaction) = writeState { transaction.changeCounter = changes }
+        }
     }
     var tableInfos: [ObjectIdentifier: TableInfo] = [:]
     /// The model classes the Realm opened with (its schema).
@@ -28,25 +31,16 @@ final class RealmState {
     /// `Realm.observe` blocks, in registration order.
     var realmObservers: [(id: Int, block: Realm.NotificationBlock)] = []
     var nextObserverID = 0
-    /// Changes whenever what the Realm reads may have changed (a new version, a write begun,
-    /// committed or cancelled); together with the write's instruction count it keys the row
-    /// caches of managed objects.
-    private(set) var generation: UInt64 = 0
+    /// Counts every change to what the Realm reads (a new version, a write begun, committed or
+    /// cancelled, and each instruction of its write): the key of managed objects' row caches.
+    let changes = ChangeCounter()
 
     /// The key under which a row read now may be cached: stale after any commit, refresh or
     /// write instruction.
-    var readKey: ReadKey {
-        if case .active(let transaction) = writeState {
-            return ReadKey(generation: generation, instructions: transaction.instructions.count)
-        }
-        return ReadKey(generation: generation, instructions: 0)
-    }
+    var readKey: UInt64 { changes.count }
 
-    struct ReadKey: Equatable {
-        var generation: UInt64
-        var instructions: Int
-        static let none = ReadKey(generation: .max, instructions: -1)
-    }
+    /// A row-cache key no read has: an object's cache before its first read.
+    static let noReadKey = UInt64.max
     let thread = pthread_self()
     let store: Store
     /// The configuration of the first Realm opened on this state.
@@ -110,6 +104,15 @@ final class RealmState {
         self.scheduler = scheduler
         self.isFrozen = isFrozen
         self.confinement = confinement
+        if isFrozen {
+            threadCheck = .anywhere
+        } else if case .thread = confinement {
+            threadCheck = .pthread
+        } else if case .main = confinement {
+            threadCheck = .pthreadOrConfinement
+        } else {
+            threadCheck = .confinement
+        }
     }
 
     /// A frozen state at `live`'s current read version (the version before an open write),
@@ -153,7 +156,41 @@ final class RealmState {
     /// to its actor for an actor-confined one, otherwise on the thread that created it (the main
     /// thread counts as itself whatever queue's `sync` block it runs, as in Realm Swift).
     var isOnOwningThread: Bool {
-        if isFrozen { return true }
+        // The common cases first, without copying `confinement` (a copy retains its payload, and
+        // this runs on every property read).
+        switch threadCheck {
+        case .anywhere: return true
+        case .pthread: return pthread_equal(thread, pthread_self()) != 0
+        case .pthreadOrConfinement: return pthread_equal(thread, pthread_self()) != 0 || isInConfinement
+        case .confinement: return isInConfinement
+        }
+    }
+
+    /// How ``isOnOwningThread`` decides, resolved once from `isFrozen` and `confinement`.
+    private enum ThreadCheck {
+        /// A frozen state: any thread.
+        case anywhere
+        /// A thread-confined state: the opening thread's identity.
+        case pthread
+        /// A main-thread state: the main thread first, then the main queue.
+        case pthreadOrConfinement
+        /// A queue, scheduler, main-thread or actor confinement: ``isInConfinement``.
+        case confinement
+    }
+
+    private let threadCheck: ThreadCheck
+
+    /// The thread on which ``isOnOwningThread`` is true without further checks: the opening
+    /// thread of a thread-confined or main-thread state; nil for other confinements.
+    var confinedThread: pthread_t? {
+        switch threadCheck {
+        case .pthread, .pthreadOrConfinement: thread
+        case .anywhere, .confinement: nil
+        }
+    }
+
+    /// Whether the caller is inside the state's queue, scheduler, main thread or actor.
+    private var isInConfinement: Bool {
         switch confinement {
         case .thread: return pthread_equal(thread, pthread_self()) != 0
         case .scheduler(let scheduler): return scheduler.isOnSchedulerThread

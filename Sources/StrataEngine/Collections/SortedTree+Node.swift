@@ -100,6 +100,48 @@ extension SortedTree {
             _modify { assertPrivate(); yield &storedValues }
         }
 
+        /// The child of this internal node that may hold `key`, read in place (a descent copies
+        /// neither the separators nor the children array).
+        @inline(__always)
+        func child(for key: Key) -> Node {
+            withContents {
+                storedChildren[storedKeys.withUnsafeBufferPointer { SortedTree.Node.upperBound(key, in: $0) }]
+            }
+        }
+
+        /// In this leaf, the value stored for `key`, or nil, searched in place under one pin.
+        @inline(__always)
+        func leafValue(for key: Key) -> Value? {
+            withContents {
+                let index = storedKeys.withUnsafeBufferPointer { SortedTree.Node.lowerBound(key, in: $0) }
+                return index < storedKeys.count && storedKeys[index] == key ? storedValues[index] : nil
+            }
+        }
+
+        /// In this leaf, `.some(value for key)` when `key` lies between its first and last keys
+        /// (so no other leaf can hold it), nil when it lies outside them.
+        @inline(__always)
+        func leafValueIfInRange(_ key: Key) -> Value?? {
+            withContents {
+                guard let first = storedKeys.first, let last = storedKeys.last, !(key < first), !(last < key) else {
+                    return nil
+                }
+                let index = storedKeys.withUnsafeBufferPointer { SortedTree.Node.lowerBound(key, in: $0) }
+                return .some(storedKeys[index] == key ? storedValues[index] : nil)
+            }
+        }
+
+        /// In this leaf, whether `key` is stored, searched in place under one pin.
+        @inline(__always)
+        func leafContains(_ key: Key) -> Bool {
+            withContents {
+                storedKeys.withUnsafeBufferPointer { keys in
+                    let index = SortedTree.Node.lowerBound(key, in: keys)
+                    return index < keys.count && keys[index] == key
+                }
+            }
+        }
+
         /// The children of a private node, for its owner's in-place mutations.
         var ownChildren: [Node] {
             _read { assertPrivate(); yield storedChildren }

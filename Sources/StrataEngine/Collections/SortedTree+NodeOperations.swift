@@ -12,45 +12,47 @@ extension SortedTree.Node {
 
     /// The first index of `keys` whose key is `>= key`.
     @inline(__always)
-    static func lowerBound(_ key: Key, in keys: [Key]) -> Int { partition(keys) { !($0 < key) } }
+    static func lowerBound(_ key: Key, in keys: [Key]) -> Int {
+        keys.withUnsafeBufferPointer { lowerBound(key, in: $0) }
+    }
 
     /// The first index of `keys` whose key is `> key`.
     @inline(__always)
-    static func upperBound(_ key: Key, in keys: [Key]) -> Int { partition(keys) { key < $0 } }
+    static func upperBound(_ key: Key, in keys: [Key]) -> Int {
+        keys.withUnsafeBufferPointer { upperBound(key, in: $0) }
+    }
+
+    /// The first index of `keys` whose key is `>= key`.
+    @inline(__always)
+    static func lowerBound(_ key: Key, in keys: UnsafeBufferPointer<Key>) -> Int { partition(keys) { !($0 < key) } }
+
+    /// The first index of `keys` whose key is `> key`.
+    @inline(__always)
+    static func upperBound(_ key: Key, in keys: UnsafeBufferPointer<Key>) -> Int { partition(keys) { key < $0 } }
 
     /// The first index whose key satisfies `isAbove`, which must be false then true along `keys`.
     @inline(__always)
-    private static func partition(_ keys: [Key], _ isAbove: (Key) -> Bool) -> Int {
-        keys.withUnsafeBufferPointer { keys in
-            var low = 0, high = keys.count
-            while low < high {
-                let mid = (low &+ high) &>> 1
-                if isAbove(keys[mid]) { high = mid } else { low = mid &+ 1 }
-            }
-            return low
+    private static func partition(_ keys: UnsafeBufferPointer<Key>, _ isAbove: (Key) -> Bool) -> Int {
+        var low = 0, high = keys.count
+        while low < high {
+            let mid = (low &+ high) &>> 1
+            if isAbove(keys[mid]) { high = mid } else { low = mid &+ 1 }
         }
+        return low
     }
 
     /// The leaf holding `key` or where it would go: descends the branches from this node.
     func leaf(for key: Key) -> SortedTree.Node {
         var node = self
-        while !node.isLeaf { node = node.children[node.upperBound(key)] }
+        while !node.isLeaf { node = node.child(for: key) }
         return node
     }
 
     /// The value stored for `key` in this subtree, or nil (one pin of the leaf).
-    func value(for key: Key) -> Value? {
-        let (keys, values) = leaf(for: key).entries
-        let index = SortedTree.Node.lowerBound(key, in: keys)
-        return index < keys.count && keys[index] == key ? values[index] : nil
-    }
+    func value(for key: Key) -> Value? { leaf(for: key).leafValue(for: key) }
 
     /// Whether this subtree holds `key`.
-    func contains(_ key: Key) -> Bool {
-        let keys = leaf(for: key).keys
-        let index = SortedTree.Node.lowerBound(key, in: keys)
-        return index < keys.count && keys[index] == key
-    }
+    func contains(_ key: Key) -> Bool { leaf(for: key).leafContains(key) }
 
     /// The number of entries in the children before `slot`, summing the shorter side.
     func count(before slot: Int) -> Int {

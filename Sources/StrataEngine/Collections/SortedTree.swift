@@ -56,6 +56,25 @@ package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable
         root.value(for: key)
     }
 
+    /// The values stored for `keys`, in their order (nil where there is none). Runs of keys
+    /// that fall in one leaf (ascending keys from a scan, say) share one descent.
+    /// - Complexity: O(k log n), O(k + log n) for k ascending keys of adjacent entries.
+    package func values(for keys: [Key]) -> [Value?] {
+        var found: [Value?] = []
+        found.reserveCapacity(keys.count)
+        var leaf: Node?
+        for key in keys {
+            if let current = leaf, let value = current.leafValueIfInRange(key) {
+                found.append(value)
+                continue
+            }
+            let next = root.leaf(for: key)
+            found.append(next.leafValue(for: key))
+            leaf = next
+        }
+        return found
+    }
+
     /// Whether the tree has an entry for `key`.
     /// - Complexity: O(log n), no allocation.
     package func contains(_ key: Key) -> Bool { root.contains(key) }

@@ -46,6 +46,12 @@ package struct Table: Sendable {
     /// - Complexity: O(log n).
     package func row(_ object: ObjectKey) -> Row? { rows[object] }
 
+    /// The rows of `objects`, in their order (nil for an object that does not exist); runs of
+    /// ascending keys in one leaf share one descent of the tree.
+    ///
+    /// - Complexity: O(k log n), O(k + log n) for k adjacent ascending keys.
+    package func rows(_ objects: [ObjectKey]) -> [Row?] { rows.values(for: objects) }
+
     /// Whether `object` exists.
     ///
     /// - Complexity: O(log n).

@@ -17,6 +17,9 @@ package final class WriteTransaction {
     package private(set) var snapshot: Snapshot
     /// The instructions applied so far.
     package private(set) var instructions: [Instruction] = []
+    /// Bumped for every instruction applied: the owning Realm's ``ChangeCounter``, so that row
+    /// caches of its objects see the transaction's changes.
+    package var changeCounter: ChangeCounter?
     /// The version the transaction started from.
     package let baseVersion: UInt64
     private let store: Store
@@ -77,6 +80,7 @@ package final class WriteTransaction {
         try requireOpen()
         try snapshot.apply(instruction)
         instructions.append(instruction)
+        changeCounter?.increment()
     }
 
     func schema(of key: TableKey) throws -> TableSchema {

@@ -49,6 +49,8 @@ extension Value: Comparable {
     ///   to, or after `other`.
     /// - Complexity: O(1) for scalars; O(n) for strings, binaries and collections.
     package func compare(_ other: Value) -> Int {
+        // Integers first: primary keys and indexes of integer columns compare nothing else.
+        if case .int(let a) = self, case .int(let b) = other { return a == b ? 0 : (a < b ? -1 : 1) }
         let (leftRank, rightRank) = (kindRank, other.kindRank)
         if leftRank != rightRank { return leftRank < rightRank ? -1 : 1 }
         switch (self, other) {
@@ -83,7 +85,10 @@ extension Value: Comparable {
     /// Whether `self` orders strictly before `other` (see ``compare(_:)``).
     package func precedes(_ other: Value) -> Bool { compare(other) < 0 }
 
-    public static func < (lhs: Value, rhs: Value) -> Bool { lhs.compare(rhs) < 0 }
+    public static func < (lhs: Value, rhs: Value) -> Bool {
+        if case .int(let a) = lhs, case .int(let b) = rhs { return a < b }
+        return lhs.compare(rhs) < 0
+    }
 
     /// Whether `a` and `b` have the same UTF-8 bytes: string equality as the engine and Realm
     /// Core define it (not Swift's canonical equivalence).

@@ -43,7 +43,8 @@ public enum Value: Hashable, Sendable {
     /// scalar would equal "Å" as two, and a set or an index could not tell them apart); every
     /// other payload as Swift compares it.
     public static func == (lhs: Value, rhs: Value) -> Bool {
-        switch (lhs, rhs) {
+        if case .int(let a) = lhs, case .int(let b) = rhs { return a == b }
+        return switch (lhs, rhs) {
         case (.null, .null): true
         case let (.bool(a), .bool(b)): a == b
         case let (.int(a), .int(b)): a == b
