@@ -100,9 +100,10 @@ struct WriteTransactionTests {
             try tx.insertObject(into: fixture.parent, values: [.string("p"), .null, .list([.string("x")])])
         }
         expectStrataError(.invalidInput, "no such column") { try tx.setValue(.int(1), at: path(fixture.person, key, 7)) }
-        expectStrataError(.invalidInput, "no such object") {
+        let missingObject = expectStrataError(.invalidInput, "no such object") {
             try tx.setValue(.int(1), at: path(fixture.person, ObjectKey(99), 2))
         }
+        #expect(missingObject?.message == "Person has no object O99")
         expectStrataError(.invalidInput, "no such table") {
             try tx.insertObject(into: TableKey(999), values: [])
         }

@@ -26,6 +26,12 @@ if CommandLine.arguments.contains("--profile-property-access") {
     print(try PropertyAccess.intWrite(store), "ns per Int set")
     exit(0)
 }
+if CommandLine.arguments.contains("--profile-property-set") {
+    // Int sets alone, a long run, for `perf record`.
+    let store = try StrataStore(.normal, seededRows: 1_000)
+    for _ in 0..<20 { print(try PropertyAccess.intWrite(store), "ns per Int set") }
+    exit(0)
+}
 
 let mode = Options.quick ? "--quick (1 run per figure, W7 with 100 commits)" : "full"
 let sqliteVersion = try DatabaseQueue().read { try String.fetchOne($0, sql: "SELECT sqlite_version()") ?? "?" }

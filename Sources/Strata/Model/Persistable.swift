@@ -70,11 +70,20 @@ public struct _ReadContext {
 ///
 /// An implementation detail of ``_Persistable``.
 public struct _WriteContext {
-    let realm: Realm
+    /// The Realm, unretained, for the reason ``_ReadContext`` gives: a context is a temporary
+    /// argument made by a caller that holds the Realm.
+    private let unretainedRealm: Unmanaged<Realm>
+    var realm: Realm { unretainedRealm.takeUnretainedValue() }
     let update: Realm.UpdatePolicy
     /// In `create(_:value:update:)`, the keys each dictionary gave, so that updates of existing
     /// objects write only those.
     var givenKeys: GivenKeys?
+
+    init(realm: Realm, update: Realm.UpdatePolicy, givenKeys: GivenKeys? = nil) {
+        unretainedRealm = Unmanaged.passUnretained(realm)
+        self.update = update
+        self.givenKeys = givenKeys
+    }
 }
 
 /// A type that can be the value of a `@Persisted` property: every type in Realm's type table.

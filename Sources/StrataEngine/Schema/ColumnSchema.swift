@@ -73,9 +73,16 @@ package struct TableSchema: Hashable, Sendable {
     /// The table's name (Realm's class name).
     package var name: String
     /// The columns, in order; a row's values follow this order.
-    package var columns: [ColumnSchema]
+    package var columns: [ColumnSchema] {
+        didSet { primaryKeyIndex = Self.index(of: primaryKey, in: columns) }
+    }
     /// The name of the primary key column, if any.
-    package var primaryKey: String?
+    package var primaryKey: String? {
+        didSet { primaryKeyIndex = Self.index(of: primaryKey, in: columns) }
+    }
+    /// The index of the primary key column (kept with `columns` and `primaryKey`: every write
+    /// asks for it).
+    package private(set) var primaryKeyIndex: Int?
     /// Whether objects of this table are embedded: owned by exactly one parent link and
     /// deleted with it.
     package var isEmbedded: Bool
@@ -86,6 +93,7 @@ package struct TableSchema: Hashable, Sendable {
         self.columns = columns
         self.primaryKey = primaryKey
         self.isEmbedded = isEmbedded
+        primaryKeyIndex = Self.index(of: primaryKey, in: columns)
     }
 
     /// The index of the column named `name`.
@@ -95,6 +103,7 @@ package struct TableSchema: Hashable, Sendable {
         columns.firstIndex { $0.name == name }
     }
 
-    /// The index of the primary key column.
-    package var primaryKeyIndex: Int? { primaryKey.flatMap(columnIndex) }
+    private static func index(of name: String?, in columns: [ColumnSchema]) -> Int? {
+        name.flatMap { name in columns.firstIndex { $0.name == name } }
+    }
 }

@@ -95,12 +95,9 @@ extension Snapshot {
             }
 
         case .setValue(let path, let value):
-            let old = try modifyValue(at: path) { current in
-                let old = current
-                current = value
-                return old
-            }
-            tables[path.table]!.reindex(column: path.column, from: old, to: value, key: path.object)
+            // One lookup of the table for the row and its indexes (the most frequent instruction).
+            guard let index = tables.index(forKey: path.table) else { throw Self.missing("table \(path.table)") }
+            let old = try Self.setValue(value, at: path, in: &tables.values[index])
             updateBacklinks(removing: old, adding: value, origin: path.backlink)
 
         case .list(let path, let change):
@@ -210,6 +207,22 @@ extension Snapshot {
         try body(&table)
         table.rebuildIndexes()
         tables[key] = table
+    }
+
+    /// Stores `value` at `path` in `table` (whose key `path` names), maintaining its indexes;
+    /// returns the value it replaced.
+    private static func setValue(_ value: Value, at path: PropertyPath, in table: inout Table) throws -> Value {
+        guard table.schema.columns.indices.contains(path.column) else {
+            throw missing("column \(path.column) of \(path.table)")
+        }
+        let replaced = table.rows.modifyValue(forKey: path.object) { row in
+            let old = row.values[path.column]
+            row.values[path.column] = value
+            return old
+        }
+        guard let replaced else { throw missing("object \(path.object) of \(path.table)") }
+        table.reindex(column: path.column, from: replaced, to: value, key: path.object)
+        return replaced
     }
 
     /// Changes one stored value in place and returns what `body` returns.

@@ -6,31 +6,90 @@
 package struct Table: Sendable {
     /// The table's stable key.
     package let key: TableKey
+    /// Everything else, shared by copies of the table until one of them changes (copy on write):
+    /// copying a `Table` out of a snapshot, which every read and write does, costs one retain
+    /// instead of one per tree and array.
+    private var storage: Storage
+
     /// The table's schema.
-    package internal(set) var schema: TableSchema
+    package internal(set) var schema: TableSchema {
+        get { storage.schema }
+        set { makeUnique(); storage.schema = newValue }
+        _modify { makeUnique(); yield &storage.schema }
+    }
     /// The rows, ascending by object key.
-    var rows: SortedTree<ObjectKey, Row>
+    var rows: SortedTree<ObjectKey, Row> {
+        get { storage.rows }
+        set { makeUnique(); storage.rows = newValue }
+        _modify { makeUnique(); yield &storage.rows }
+    }
     /// The next object key to hand out; keys are never reused.
-    var nextObjectKey: Int64
+    var nextObjectKey: Int64 {
+        get { storage.nextObjectKey }
+        set { makeUnique(); storage.nextObjectKey = newValue }
+    }
     /// Primary key value → object, when the schema has a primary key.
-    var primaryKeyIndex: SortedTree<Value, ObjectKey>
+    var primaryKeyIndex: SortedTree<Value, ObjectKey> {
+        get { storage.primaryKeyIndex }
+        set { makeUnique(); storage.primaryKeyIndex = newValue }
+        _modify { makeUnique(); yield &storage.primaryKeyIndex }
+    }
     /// Column index → ordered (value, object) entries, for indexed columns.
-    var secondaryIndexes: [Int: SecondaryIndex]
+    var secondaryIndexes: [Int: SecondaryIndex] {
+        get { storage.secondaryIndexes }
+        set { makeUnique(); storage.secondaryIndexes = newValue }
+        _modify { makeUnique(); yield &storage.secondaryIndexes }
+    }
     /// The keys of `secondaryIndexes`, so index maintenance never iterates the dictionary it
     /// mutates (which would make it shared and copy every index on every insert).
-    var indexedColumns: [Int]
+    var indexedColumns: [Int] {
+        get { storage.indexedColumns }
+        set { makeUnique(); storage.indexedColumns = newValue }
+    }
     /// Object → the links pointing at it.
-    var backlinks: SortedTree<ObjectKey, BacklinkCounts>
+    var backlinks: SortedTree<ObjectKey, BacklinkCounts> {
+        get { storage.backlinks }
+        set { makeUnique(); storage.backlinks = newValue }
+        _modify { makeUnique(); yield &storage.backlinks }
+    }
+
+    /// The parts of a table behind ``Table``'s copy on write.
+    //
+    // Safety: a `Storage` is written only through a `Table` holding the only reference to it
+    // (`makeUnique()` copies a shared one first), so storage reachable from several snapshots or
+    // threads is never written. Accesses to its fields never overlap for the same reason they
+    // did not when they were the fields of the `Table` value (the compiler checks those
+    // statically), so the dynamic exclusivity checks are off.
+    private final class Storage: @unchecked Sendable {
+        @exclusivity(unchecked) var schema: TableSchema
+        @exclusivity(unchecked) var rows = SortedTree<ObjectKey, Row>()
+        @exclusivity(unchecked) var nextObjectKey: Int64 = 0
+        @exclusivity(unchecked) var primaryKeyIndex = SortedTree<Value, ObjectKey>()
+        @exclusivity(unchecked) var secondaryIndexes: [Int: SecondaryIndex] = [:]
+        @exclusivity(unchecked) var indexedColumns: [Int] = []
+        @exclusivity(unchecked) var backlinks = SortedTree<ObjectKey, BacklinkCounts>()
+
+        init(schema: TableSchema) { self.schema = schema }
+
+        func copy() -> Storage {
+            let copy = Storage(schema: schema)
+            copy.rows = rows
+            copy.nextObjectKey = nextObjectKey
+            copy.primaryKeyIndex = primaryKeyIndex
+            copy.secondaryIndexes = secondaryIndexes
+            copy.indexedColumns = indexedColumns
+            copy.backlinks = backlinks
+            return copy
+        }
+    }
+
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
 
     init(key: TableKey, schema: TableSchema) {
         self.key = key
-        self.schema = schema
-        rows = SortedTree()
-        nextObjectKey = 0
-        primaryKeyIndex = SortedTree()
-        secondaryIndexes = [:]
-        indexedColumns = []
-        backlinks = SortedTree()
+        storage = Storage(schema: schema)
         rebuildIndexes()
     }
 
@@ -163,7 +222,7 @@ package struct Table: Sendable {
             primaryKeyIndex.removeValue(forKey: old)
             primaryKeyIndex.updateValue(key, forKey: new)
         }
-        if secondaryIndexes[column] != nil {
+        if indexedColumns.contains(column) {
             removeFromIndex(column: column, value: old, key: key)
             addToIndex(column: column, value: new, key: key)
         }

@@ -14,9 +14,11 @@ import StrataSupport
 /// it and erases the embedded objects it owns.
 package final class WriteTransaction {
     /// The transaction's working snapshot: the base version plus every change so far.
-    package private(set) var snapshot: Snapshot
+    // The transaction is confined to its writer (one thread at a time), and no access to these
+    // two fields spans a call that reaches them again, so they skip dynamic exclusivity checks.
+    @exclusivity(unchecked) package private(set) var snapshot: Snapshot
     /// The instructions applied so far.
-    package private(set) var instructions: [Instruction] = []
+    @exclusivity(unchecked) package private(set) var instructions: [Instruction] = []
     /// Bumped for every instruction applied: the owning Realm's ``ChangeCounter``, so that row
     /// caches of its objects see the transaction's changes.
     package var changeCounter: ChangeCounter?
