@@ -51,6 +51,12 @@ extension Value: Comparable {
     package func compare(_ other: Value) -> Int {
         // Integers first: primary keys and indexes of integer columns compare nothing else.
         if case .int(let a) = self, case .int(let b) = other { return a == b ? 0 : (a < b ? -1 : 1) }
+        if case .double(let a) = self, case .double(let b) = other {
+            // As the numeric case below orders them: NaN before every number.
+            if a < b || (a.isNaN && !b.isNaN) { return -1 }
+            if b < a || (b.isNaN && !a.isNaN) { return 1 }
+            return 0
+        }
         let (leftRank, rightRank) = (kindRank, other.kindRank)
         if leftRank != rightRank { return leftRank < rightRank ? -1 : 1 }
         switch (self, other) {

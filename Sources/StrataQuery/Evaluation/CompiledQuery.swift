@@ -132,10 +132,12 @@ package struct CompiledQuery: Sendable {
             let width = sort.count
             var sortValues: [Value] = []
             sortValues.reserveCapacity(keys.count * width)
-            for key in keys {
+            // The rows read together: a scan's matches are ascending, so neighbours share a leaf.
+            let rows = sort.contains { $0.path.rootColumn != nil } ? tableData?.rows(keys) : nil
+            for (position, key) in keys.enumerated() {
                 for sortKey in sort {
-                    if let column = sortKey.path.rootColumn, let value = tableData?.value(of: key, column: column) {
-                        sortValues.append(value)
+                    if let column = sortKey.path.rootColumn, let row = rows?[position] {
+                        sortValues.append(row.values[column])
                     } else {
                         sortValues.append(evaluator.value(of: sortKey.path, key: key))
                     }
