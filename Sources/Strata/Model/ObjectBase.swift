@@ -107,8 +107,15 @@ open class ObjectBase: CustomStringConvertible {
 
     /// Points every persisted property of this instance at its column in `handle`'s Realm.
     func bind(to handle: ObjectHandle) {
+        // Every `Persisted<Value>` starts with its managed property index and owner, at offsets
+        // that do not depend on `Value` (`PersistedLayout`): binding writes them directly instead
+        // of calling each property's accessor through its existential type.
+        let base = Unmanaged.passUnretained(self).toOpaque()
+        let owner: Unmanaged<ObjectBase>? = Unmanaged.passUnretained(self)
         for (index, property) in handle.table.classInfo.properties.enumerated() {
-            property.accessor.bind(at: address(of: property), property: index, owner: self)
+            let storage = base.advanced(by: property.offset)
+            storage.storeBytes(of: index, toByteOffset: PersistedLayout.propertyOffset, as: Int.self)
+            storage.storeBytes(of: owner, toByteOffset: PersistedLayout.ownerOffset, as: Unmanaged<ObjectBase>?.self)
         }
         self.handle = handle
         boundColumns = handle.table.columns

@@ -42,10 +42,32 @@ public struct _ReadContext {
     let table: TableKey
     let object: ObjectKey
     let column: Int
+    /// The parts few contexts have, kept behind one reference that is nil for a plain property:
+    /// a plain property's context then holds no reference at all, and making and dropping one
+    /// on every property read costs nothing.
+    private var rarelySet: RarelySet?
+
+    private final class RarelySet {
+        let originProperty: String?
+        let path: [NestedKey]
+
+        init(originProperty: String?, path: [NestedKey]) {
+            self.originProperty = originProperty
+            self.path = path
+        }
+    }
+
     /// For a `LinkingObjects` property, the origin property it was declared with.
-    var originProperty: String?
+    var originProperty: String? {
+        get { rarelySet?.originProperty }
+        set { rarelySet = RarelySet(originProperty: newValue, path: path) }
+    }
+
     /// For a value inside a nested mixed collection, where it is inside the property's value.
-    var path: [NestedKey] = []
+    var path: [NestedKey] {
+        get { rarelySet?.path ?? [] }
+        set { rarelySet = RarelySet(originProperty: originProperty, path: newValue) }
+    }
 
     init(realm: Realm, table: TableKey, object: ObjectKey, column: Int, originProperty: String? = nil,
          path: [NestedKey] = []) {
@@ -60,8 +82,17 @@ public struct _ReadContext {
         self.table = table
         self.object = object
         self.column = column
-        self.originProperty = originProperty
-        self.path = path
+        if originProperty != nil || !path.isEmpty {
+            rarelySet = RarelySet(originProperty: originProperty, path: path)
+        }
+    }
+
+    /// A plain property's context: no origin property, no nested path.
+    init(unretained realm: Unmanaged<Realm>, table: TableKey, object: ObjectKey, column: Int) {
+        unretainedRealm = realm
+        self.table = table
+        self.object = object
+        self.column = column
     }
 }
 

@@ -2,14 +2,13 @@ import Foundation
 import StrataEngine
 
 /// Type-erased access to a `Persisted` property stored at a raw address inside an object: the
-/// schema reads its declaration, binding points it at a column, `add` reads its unmanaged
-/// value, and the dynamic API reads and writes it by name.
+/// schema reads its declaration, `add` reads its unmanaged value, and the dynamic API reads and
+/// writes it by name. (Binding writes the storage's first two fields directly; see
+/// ``PersistedLayout``.)
 protocol PersistedAccessor {
     static var column: _ColumnDescription { get }
     static var valueType: any _Persistable.Type { get }
     static func declaration(at address: UnsafeMutableRawPointer) -> (indexed: Bool, primaryKey: Bool, origin: String?)
-    static func bind(at address: UnsafeMutableRawPointer, property: Int, owner: ObjectBase)
-    static func unbind(at address: UnsafeMutableRawPointer, value: Any)
     static func unmanagedStoredValue(at address: UnsafeMutableRawPointer, _ context: _WriteContext) -> StrataEngine.Value
     static func unmanagedValue(at address: UnsafeMutableRawPointer) -> Any
     /// `value` converted for storage when its type is exactly the property's type, else nil:
@@ -38,17 +37,6 @@ extension Persisted: PersistedAccessor {
         return (property.pointee.isIndexed, property.pointee.isPrimaryKey, origin)
     }
 
-    static func bind(at address: UnsafeMutableRawPointer, property: Int, owner: ObjectBase) {
-        storage(address).pointee.managedProperty = property
-        storage(address).pointee.managedOwner = Unmanaged.passUnretained(owner)
-    }
-
-    static func unbind(at address: UnsafeMutableRawPointer, value: Any) {
-        storage(address).pointee.managedProperty = -1
-        storage(address).pointee.managedOwner = nil
-        if let value = value as? Value { storage(address).pointee.state = .unmanaged(value) }
-    }
-
     static func unmanagedStoredValue(at address: UnsafeMutableRawPointer, _ context: _WriteContext) -> StrataEngine.Value {
         storage(address).pointee.unmanagedValue()._rlmToStored(context)
     }
@@ -69,4 +57,14 @@ extension Persisted: PersistedAccessor {
         storage(address).pointee.state = .unmanaged(typed)
         return true
     }
+}
+
+/// Where every `Persisted<Value>` keeps the fields binding writes: its first two stored
+/// properties, laid out before anything whose size depends on `Value`, so their offsets are the
+/// same for every `Value` (a test checks them against several instantiations).
+enum PersistedLayout {
+    /// `managedProperty`: the property's index in its class, -1 while unmanaged.
+    static let propertyOffset = 0
+    /// `managedOwner`: the object holding the storage.
+    static let ownerOffset = MemoryLayout<Int>.stride
 }
