@@ -117,8 +117,10 @@ extension Realm {
                 property.isLinkingObjects ? nil : property.accessor.unmanagedValue(at: object.address(of: property))
             }
         }
+        var primaryKeyValue: StrataEngine.Value?
         if let primaryKey = info.primaryKey {
             let keyValue = storedValue(primaryKey)
+            primaryKeyValue = keyValue
             if let existing = transaction.snapshot.table(table.key)!.object(forPrimaryKey: keyValue) {
                 guard context.update != .error else {
                     recordWriteFailure(Realm.Error(
@@ -142,6 +144,8 @@ extension Realm {
         for (index, property) in info.properties.enumerated() where !property.isLinkingObjects {
             if property.column.objectType != nil || property.column.type == .mixed {
                 deferred.append((index, property.accessor.unmanagedValue(at: object.address(of: property))))
+            } else if index == info.primaryKey, let primaryKeyValue {
+                values[table.columns[index]] = primaryKeyValue
             } else {
                 values[table.columns[index]] = storedValue(index)
             }
@@ -149,7 +153,8 @@ extension Realm {
         guard writeIsLive else { return nil }
         let key: ObjectKey
         do {
-            key = try transaction.insertObject(into: table.key, values: values)
+            // The primary key was looked up above, in this snapshot, and is free.
+            key = try transaction.insertObject(into: table.key, values: values, primaryKeyIsFree: true)
         } catch {
             recordWriteFailure(Realm.Error.wrap(error))
             return nil

@@ -8,8 +8,12 @@ extension WriteTransaction {
     /// - Throws: ``StrataError/Code/duplicatePrimaryKey`` when the primary key is taken,
     ///   ``StrataError/Code/invalidInput`` when a value does not fit its column or links to a
     ///   missing object or an embedded object that already has an owner.
+    ///
+    /// `primaryKeyIsFree` tells that the caller looked the primary key up in this transaction's
+    /// snapshot just before (as `Realm.add` does to choose between insert and update), so the
+    /// lookup is not repeated.
     @discardableResult
-    package func insertObject(into key: TableKey, values: [Value]) throws -> ObjectKey {
+    package func insertObject(into key: TableKey, values: [Value], primaryKeyIsFree: Bool = false) throws -> ObjectKey {
         // No `Table` copy may be alive across `record`: it would make the table's trees shared
         // and turn every insert into a path copy.
         let schema = try schema(of: key)
@@ -25,7 +29,8 @@ extension WriteTransaction {
         if let linkColumn = columns.first(where: { $0.type == .link }) {
             try requireUnowned(embeddedLinks, for: linkColumn)
         }
-        if let primaryKey = schema.primaryKeyIndex, snapshot.tables[key]!.object(forPrimaryKey: normalized[primaryKey]) != nil {
+        if !primaryKeyIsFree, let primaryKey = schema.primaryKeyIndex,
+           snapshot.tables[key]!.object(forPrimaryKey: normalized[primaryKey]) != nil {
             throw StrataError(.duplicatePrimaryKey,
                               "Attempting to create an object of type '\(schema.name)' with an existing primary "
                                   + "key value '\(normalized[primaryKey])'.")
