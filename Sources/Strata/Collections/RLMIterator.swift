@@ -46,24 +46,31 @@ extension ResultsRows {
         // `Element` is exactly `objectType`, so the accessor needs no dynamic cast.
         let batch = RowBatch(rows: self, table: table.key)
         return { position in
-            let key = key(at: position)
+            let (key, row, readKey) = batch.entry(at: position, realm: realm)
             let object = realm.accessor(objectType, table: table, key: key)
-            batch.prime(object, at: position, realm: realm)
+            if let row {
+                object.cachedRow = row
+                object.cachedRowKey = readKey
+            }
             return unsafeBitCast(object, to: Element.self)
         }
     }
 }
 
-/// The rows of the next elements of an iteration, read a batch at a time, so that each accessor
-/// starts with its row cached: keys that follow each other in one leaf of the table (a scan's
-/// key order) share one descent of the tree, instead of each object's first property read
-/// looking its row up alone.
+/// The keys and rows of the next elements of an iteration, read a batch at a time, so that each
+/// accessor starts with its row cached: keys that follow each other in one leaf of the table (a
+/// scan's key order) share one descent of the tree, instead of each object's first property read
+/// looking its row up alone, and the keys of every object of a table are read along its leaves.
 private final class RowBatch {
-    /// Rows read per batch: a leaf's worth.
+    /// Elements read per batch: a leaf's worth.
     private static let size = 64
     private let rows: ResultsRows
     private let table: TableKey
+    /// The keys of positions `start ..< start + keys.count`.
     private var start = 0
+    private var keys: [ObjectKey] = []
+    /// Their rows at `readKey` (nil for an object the Realm no longer has); empty for a frozen
+    /// Realm, whose objects do not cache rows.
     private var batch: [Row?] = []
     private var readKey = RealmState.noReadKey
 
@@ -72,22 +79,23 @@ private final class RowBatch {
         self.table = table
     }
 
-    /// Caches the row of the element at `position` in `object`, reading the next batch when
-    /// `position` is past this one or the Realm moved to another version or write position.
-    func prime(_ object: ObjectBase, at position: Int, realm: Realm) {
-        let state = realm.state
-        guard !state.isFrozen else { return }
-        let currentKey = state.readKey
-        if currentKey != readKey || position < start || position >= start + batch.count {
-            let end = min(position + Self.size, rows.count)
-            let keys = (position..<end).map { rows.key(at: $0) }
-            batch = realm.readSnapshot.table(table)?.rows(keys) ?? []
+    /// The key of the element at `position`, its row at the Realm's current read key if it may
+    /// be cached, and that key. Reads the next batch when `position` is outside this one, and
+    /// the rows again when the Realm moved to another version or write position.
+    func entry(at position: Int, realm: Realm) -> (ObjectKey, Row?, UInt64) {
+        if position < start || position >= start + keys.count {
+            keys = rows.keys(from: position, count: Self.size)
             start = position
+            readKey = RealmState.noReadKey
+        }
+        let state = realm.state
+        guard !state.isFrozen else { return (keys[position - start], nil, readKey) }
+        let currentKey = state.readKey
+        if currentKey != readKey {
+            batch = realm.readSnapshot.table(table)?.rows(keys) ?? []
             readKey = currentKey
         }
         let index = position - start
-        guard index < batch.count, let row = batch[index] else { return }
-        object.cachedRow = row
-        object.cachedRowKey = currentKey
+        return (keys[index], index < batch.count ? batch[index] : nil, currentKey)
     }
 }

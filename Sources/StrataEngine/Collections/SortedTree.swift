@@ -183,6 +183,20 @@ package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable
         return (keys[remaining], values[remaining])
     }
 
+    /// The keys at positions `position ..< position + count` in ascending order (fewer at the
+    /// end of the tree): one descent to the first, then a walk along the leaves.
+    /// - Complexity: O(log n + count).
+    package func keys(from position: Int, count: Int) -> [Key] {
+        guard position < self.count, count > 0 else { return [] }
+        var found: [Key] = []
+        found.reserveCapacity(Swift.min(count, self.count - position))
+        forEach(from: element(at: position).key) { key, _ in
+            found.append(key)
+            return found.count < count
+        }
+        return found
+    }
+
     /// The entry with the smallest key, or nil if the tree is empty.
     /// - Complexity: O(log n).
     package var first: (key: Key, value: Value)? { isEmpty ? nil : element(at: 0) }

@@ -151,6 +151,11 @@ package struct Table: Sendable {
     /// - Complexity: O(log n).
     package func position(of object: ObjectKey) -> Int? { rows.index(of: object) }
 
+    /// The objects at positions `position ..< position + count` in key order (fewer at the end).
+    ///
+    /// - Complexity: O(log n + count).
+    package func objects(from position: Int, count: Int) -> [ObjectKey] { rows.keys(from: position, count: count) }
+
     /// The object at `position` in key order.
     ///
     /// - Complexity: O(log n).

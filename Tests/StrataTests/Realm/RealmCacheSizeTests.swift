@@ -49,4 +49,64 @@ struct RealmCacheSizeTests {
             #expect(usage.residentBytes <= Self.cacheSize + 64 << 10)
         }
     }
+
+    @Test("iterating every object goes on over the version it began at after refreshes past checkpoints that reuse its pages")
+    func iterationOutlivesCheckpoints() throws {
+        try withTemporaryDirectory { directory in
+            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: directory.file("iterate.realm")),
+                                                    objectTypes: [CacheItem.self])
+            configuration.cacheSize = Self.cacheSize
+            try { () throws in
+                let realm = try Realm(configuration: configuration)
+                try realm.write {
+                    for id in 0..<4_000 {
+                        realm.add(CacheItem(value: ["id": id, "group": "g\(id % 10)",
+                                                    "payload": String(repeating: "x", count: 200)]))
+                    }
+                }
+                try realm.store.checkpoint()
+            }()
+            // Reopened: the table's tree is read lazily from its pages, as the iteration goes.
+            let realm = try Realm(configuration: configuration)
+            var iterator = realm.objects(CacheItem.self).makeIterator()
+            var visited: [Int] = []
+            while visited.count < 100, let item = iterator.next() { visited.append(item.id) }
+
+            // Another thread rewrites every object and adds more, checkpointing twice, so pages
+            // the iteration's version still uses are freed and then reused.
+            let failures = FailureLog()
+            let done = DispatchSemaphore(value: 0)
+            let shared = configuration
+            Thread {
+                do {
+                    let other = try Realm(configuration: shared)
+                    for round in 0..<2 {
+                        try other.write {
+                            for item in other.objects(CacheItem.self) { item.payload = "round \(round)" }
+                            for id in 0..<500 {
+                                other.add(CacheItem(value: ["id": 10_000 + round * 1_000 + id, "group": "new",
+                                                            "payload": "new"]))
+                            }
+                        }
+                        try other.store.checkpoint()
+                    }
+                } catch {
+                    failures.record("\(error)")
+                }
+                done.signal()
+            }.start()
+            done.wait()
+            #expect(failures.all.isEmpty)
+            realm.refresh()
+
+            var payloads = Set<String>()
+            while let item = iterator.next() {
+                visited.append(item.id)
+                payloads.insert(item.payload)
+            }
+            #expect(visited == Array(0..<4_000))
+            #expect(payloads == ["round 1"])
+            #expect(realm.objects(CacheItem.self).count == 5_000)
+        }
+    }
 }
