@@ -118,6 +118,9 @@ open class ObjectBase: CustomStringConvertible {
             storage.storeBytes(of: owner, toByteOffset: PersistedLayout.ownerOffset, as: Unmanaged<ObjectBase>?.self)
         }
         self.handle = handle
+        // A row cached under another Realm's count must not match this one's.
+        cachedRow = nil
+        cachedRowKey = RealmState.noReadKey
         boundColumns = handle.table.columns
         boundTable = handle.table.key
         boundKey = handle.key

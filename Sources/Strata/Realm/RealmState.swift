@@ -174,7 +174,7 @@ final class RealmState {
         case pthread
         /// A main-thread state: the main thread first, then the main queue.
         case pthreadOrConfinement
-        /// A queue, scheduler, main-thread or actor confinement: ``isInConfinement``.
+        /// A queue, scheduler or actor confinement: ``isInConfinement``.
         case confinement
     }
 

@@ -62,24 +62,35 @@ package struct Table: Sendable {
     // statically), so the dynamic exclusivity checks are off.
     private final class Storage: @unchecked Sendable {
         @exclusivity(unchecked) var schema: TableSchema
-        @exclusivity(unchecked) var rows = SortedTree<ObjectKey, Row>()
-        @exclusivity(unchecked) var nextObjectKey: Int64 = 0
-        @exclusivity(unchecked) var primaryKeyIndex = SortedTree<Value, ObjectKey>()
-        @exclusivity(unchecked) var secondaryIndexes: [Int: SecondaryIndex] = [:]
-        @exclusivity(unchecked) var indexedColumns: [Int] = []
-        @exclusivity(unchecked) var backlinks = SortedTree<ObjectKey, BacklinkCounts>()
+        @exclusivity(unchecked) var rows: SortedTree<ObjectKey, Row>
+        @exclusivity(unchecked) var nextObjectKey: Int64
+        @exclusivity(unchecked) var primaryKeyIndex: SortedTree<Value, ObjectKey>
+        @exclusivity(unchecked) var secondaryIndexes: [Int: SecondaryIndex]
+        @exclusivity(unchecked) var indexedColumns: [Int]
+        @exclusivity(unchecked) var backlinks: SortedTree<ObjectKey, BacklinkCounts>
 
-        init(schema: TableSchema) { self.schema = schema }
+        /// An empty table's storage.
+        convenience init(schema: TableSchema) {
+            self.init(schema: schema, rows: SortedTree(), nextObjectKey: 0, primaryKeyIndex: SortedTree(),
+                      secondaryIndexes: [:], indexedColumns: [], backlinks: SortedTree())
+        }
 
+        init(schema: TableSchema, rows: SortedTree<ObjectKey, Row>, nextObjectKey: Int64,
+             primaryKeyIndex: SortedTree<Value, ObjectKey>, secondaryIndexes: [Int: SecondaryIndex],
+             indexedColumns: [Int], backlinks: SortedTree<ObjectKey, BacklinkCounts>) {
+            self.schema = schema
+            self.rows = rows
+            self.nextObjectKey = nextObjectKey
+            self.primaryKeyIndex = primaryKeyIndex
+            self.secondaryIndexes = secondaryIndexes
+            self.indexedColumns = indexedColumns
+            self.backlinks = backlinks
+        }
+
+        /// A copy sharing every tree and array (one allocation: the copy itself).
         func copy() -> Storage {
-            let copy = Storage(schema: schema)
-            copy.rows = rows
-            copy.nextObjectKey = nextObjectKey
-            copy.primaryKeyIndex = primaryKeyIndex
-            copy.secondaryIndexes = secondaryIndexes
-            copy.indexedColumns = indexedColumns
-            copy.backlinks = backlinks
-            return copy
+            Storage(schema: schema, rows: rows, nextObjectKey: nextObjectKey, primaryKeyIndex: primaryKeyIndex,
+                    secondaryIndexes: secondaryIndexes, indexedColumns: indexedColumns, backlinks: backlinks)
         }
     }
 
