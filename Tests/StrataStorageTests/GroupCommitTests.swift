@@ -188,6 +188,31 @@ struct GroupCommitTests {
         #expect(group.syncCount == 1)
     }
 
+    @Test("A writer whose version an earlier sync made durable returns, though a later sync failed before it waited")
+    func durableBeforeTheFailureReturns() throws {
+        let group = GroupCommit(durableVersion: 0)
+        let recorder = SyncRecorder()
+        // Writers of versions 1 and 2 write their records; the writer of 2 syncs both.
+        group.noteWritten(1)
+        group.noteWritten(2)
+        try group.waitUntilDurable(2, sync: recorder.sync, publish: recorder.publish)
+        // Version 3's sync fails.
+        group.noteWritten(3)
+        let failed = #expect(throws: StrataError.self) {
+            try group.waitUntilDurable(3, sync: { throw InjectedFailure() }, publish: recorder.publish)
+        }
+        #expect(failed?.code == .poisoned)
+        // The writer of version 1, descheduled until now, finds it durable and published.
+        try group.waitUntilDurable(1, sync: recorder.sync, publish: recorder.publish)
+        // A version no successful sync covered is refused.
+        group.noteWritten(4)
+        let later = #expect(throws: StrataError.self) {
+            try group.waitUntilDurable(4, sync: recorder.sync, publish: recorder.publish)
+        }
+        #expect(later?.code == .poisoned)
+        #expect(recorder.syncs == 1 && recorder.publishes == [2])
+    }
+
     @Test("A sync that throws a non-Strata error poisons the group too")
     func poisoningByForeignError() {
         let group = GroupCommit(durableVersion: 0)

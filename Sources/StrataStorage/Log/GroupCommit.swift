@@ -8,8 +8,10 @@ import StrataSupport
 /// written so far, publishes up to that version, then wakes the others, whose records the sync
 /// covered. Writers that arrive while a sync runs queue up behind it and share the next one.
 ///
-/// The first sync failure poisons the group: that waiter and every later one throws
-/// ``StrataError/Code/poisoned``; nothing reports success for data that may not be on disk.
+/// The first sync failure poisons the group: that waiter and every waiter whose version it did
+/// not already make durable throws ``StrataError/Code/poisoned``; nothing reports success for
+/// data that may not be on disk, and nothing reports failure for a version a successful sync
+/// covered (it is published).
 package final class GroupCommit: Sendable {
     private struct State {
         var written: UInt64
@@ -43,7 +45,8 @@ package final class GroupCommit: Sendable {
     ///   - sync: makes every written record durable; called by the leader without any lock held.
     ///   - publish: makes every version up to its argument visible; called by the leader after a
     ///     successful sync and before any waiter is released, with versions that never decrease.
-    /// - Throws: ``StrataError/Code/poisoned`` when this or an earlier sync failed.
+    /// - Throws: ``StrataError/Code/poisoned`` when this or an earlier sync failed and no
+    ///   successful sync covered `version`.
     package func waitUntilDurable(
         _ version: UInt64,
         sync: () throws -> Void,
@@ -52,8 +55,12 @@ package final class GroupCommit: Sendable {
         while true {
             let target: UInt64? = try state.wait(until: { $0.failure != nil || $0.durable >= version || !$0.syncing }) {
                 (state) throws -> UInt64? in
-                if let failure = state.failure { throw Self.poisoned(by: failure) }
+                // Durable first: a version an earlier, successful sync covered was published and
+                // is on disk, so its writer returns even if a later sync has failed since (a
+                // writer descheduled between writing and waiting would otherwise report a
+                // failure for a commit that readers already see).
                 if state.durable >= version { return nil }
+                if let failure = state.failure { throw Self.poisoned(by: failure) }
                 state.syncing = true
                 return state.written
             }
