@@ -72,6 +72,17 @@ struct SortedTreeTests {
         let scattered = (0..<probes).map { _ in Int.random(in: -2...(keySpace + 2), using: &rng) }
         #expect(tree.values(for: scattered) == scattered.map { model[$0] }, sourceLocation: sourceLocation)
 
+        // Batches of keys: by position, and after a key (present or not).
+        for _ in 0..<Swift.min(probes, 20) {
+            let position = Int.random(in: 0...sorted.count, using: &rng)
+            let count = Int.random(in: 0...70, using: &rng)
+            let byPosition = Array(sorted[position..<Swift.min(position + count, sorted.count)])
+            #expect(tree.keys(from: position, count: count) == byPosition, sourceLocation: sourceLocation)
+            let bound = Int.random(in: -2...(keySpace + 2), using: &rng)
+            let afterBound = Array(sorted.lazy.filter { $0 > bound }.prefix(count))
+            #expect(tree.keys(after: bound, count: count) == afterBound, sourceLocation: sourceLocation)
+        }
+
         for _ in 0..<probes {
             let probe = Int.random(in: -2...(keySpace + 2), using: &rng)
             let expectedRank = sorted.firstIndex { $0 >= probe } ?? sorted.count

@@ -84,7 +84,12 @@ private final class RowBatch {
     /// the rows again when the Realm moved to another version or write position.
     func entry(at position: Int, realm: Realm) -> (ObjectKey, Row?, UInt64) {
         if position < start || position >= start + keys.count {
-            keys = rows.keys(from: position, count: Self.size)
+            if position == start + keys.count, case .table(let table) = rows, let last = keys.last {
+                // The next batch of a walk through every object: on from the last key read.
+                keys = table.objects(after: last, count: Swift.min(Self.size, rows.count - position))
+            } else {
+                keys = rows.keys(from: position, count: Self.size)
+            }
             start = position
             readKey = RealmState.noReadKey
         }

@@ -197,6 +197,21 @@ package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable
         return found
     }
 
+    /// Up to `count` keys after `key` (which need not be in the tree), in ascending order: the
+    /// next batch of a walk that goes on where the previous one ended, with one descent.
+    /// - Complexity: O(log n + count).
+    package func keys(after key: Key, count: Int) -> [Key] {
+        var found: [Key] = []
+        found.reserveCapacity(Swift.min(count, self.count))
+        guard count > 0 else { return found }
+        forEach(from: key) { next, _ in
+            if next == key { return true }
+            found.append(next)
+            return found.count < count
+        }
+        return found
+    }
+
     /// The entry with the smallest key, or nil if the tree is empty.
     /// - Complexity: O(log n).
     package var first: (key: Key, value: Value)? { isEmpty ? nil : element(at: 0) }

@@ -167,6 +167,11 @@ package struct Table: Sendable {
     /// - Complexity: O(log n + count).
     package func objects(from position: Int, count: Int) -> [ObjectKey] { rows.keys(from: position, count: count) }
 
+    /// Up to `count` objects after `object` in key order: the next batch of an iteration.
+    ///
+    /// - Complexity: O(log n + count).
+    package func objects(after object: ObjectKey, count: Int) -> [ObjectKey] { rows.keys(after: object, count: count) }
+
     /// The object at `position` in key order.
     ///
     /// - Complexity: O(log n).
