@@ -68,6 +68,20 @@ public func runOnThreads(_ count: Int, timeout: Double = 60, _ body: @escaping @
     return group.wait(timeout: .now() + timeout) == .success
 }
 
+/// Runs `body` on a new thread and waits for it: for work a test needs done off its own thread
+/// (a Realm of another thread, say).
+///
+/// - Returns: what `body` threw, described, or that it did not finish in 60 seconds (empty when
+///   it returned).
+public func onAnotherThread(_ body: @escaping @Sendable () throws -> Void) -> [String] {
+    let failures = FailureLog()
+    let finished = runOnThreads(1) { _ in
+        do { try body() } catch { failures.record("\(error)") }
+    }
+    if !finished { failures.record("the thread did not finish within 60 seconds") }
+    return failures.all
+}
+
 /// Seconds since an arbitrary origin, for throughput figures.
 public func monotonicSeconds() -> Double {
     Double(DispatchTime.now().uptimeNanoseconds) / 1e9

@@ -68,19 +68,11 @@ struct ResultsIterationTests {
         for dog in realm.objects(NoteDog.self) {
             ages.append(dog.age)
             if dog.id == 10 {
-                let failures = FailureLog()
-                let done = DispatchSemaphore(value: 0)
-                Thread {
-                    do {
-                        let other = try Realm(configuration: configuration)
-                        try other.write { for dog in other.objects(NoteDog.self) { dog.age = 2 } }
-                    } catch {
-                        failures.record("\(error)")
-                    }
-                    done.signal()
-                }.start()
-                done.wait()
-                #expect(failures.all.isEmpty)
+                let failures = onAnotherThread {
+                    let other = try Realm(configuration: configuration)
+                    try other.write { for dog in other.objects(NoteDog.self) { dog.age = 2 } }
+                }
+                #expect(failures.isEmpty)
                 realm.refresh()
             }
         }

@@ -15,23 +15,27 @@ final class CacheItem: Object {
 struct RealmCacheSizeTests {
     static let cacheSize = 64 << 10
 
+    /// A store at `path` of 4,000 items of about 200 bytes (many times `cacheSize`), checkpointed
+    /// and closed; returns its configuration, with the small cache.
+    static func checkpointedStore(at path: String) throws -> Realm.Configuration {
+        var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: path), objectTypes: [CacheItem.self])
+        configuration.cacheSize = cacheSize
+        let realm = try Realm(configuration: configuration)
+        try realm.write {
+            for id in 0..<4_000 {
+                realm.add(CacheItem(value: ["id": id, "group": "g\(id % 10)",
+                                            "payload": String(repeating: "x", count: 200)]))
+            }
+        }
+        try realm.store.checkpoint()
+        return configuration
+    }
+
     @Test("a Realm many times larger than its cacheSize reads, queries and updates every object")
     func largerThanTheCache() throws {
         #expect(Realm.Configuration().cacheSize == 256 << 20)
         try withTemporaryDirectory { directory in
-            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: directory.file("cache.realm")),
-                                                    objectTypes: [CacheItem.self])
-            configuration.cacheSize = Self.cacheSize
-            try { () throws in
-                let realm = try Realm(configuration: configuration)
-                try realm.write {
-                    for id in 0..<4_000 {
-                        realm.add(CacheItem(value: ["id": id, "group": "g\(id % 10)",
-                                                    "payload": String(repeating: "x", count: 200)]))
-                    }
-                }
-                try realm.store.checkpoint()
-            }()
+            let configuration = try Self.checkpointedStore(at: directory.file("cache.realm"))
             let realm = try Realm(configuration: configuration)
             #expect(realm.objects(CacheItem.self).count == 4_000)
             var bytes = 0
@@ -53,19 +57,7 @@ struct RealmCacheSizeTests {
     @Test("iterating every object goes on over the version it began at after refreshes past checkpoints that reuse its pages")
     func iterationOutlivesCheckpoints() throws {
         try withTemporaryDirectory { directory in
-            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: directory.file("iterate.realm")),
-                                                    objectTypes: [CacheItem.self])
-            configuration.cacheSize = Self.cacheSize
-            try { () throws in
-                let realm = try Realm(configuration: configuration)
-                try realm.write {
-                    for id in 0..<4_000 {
-                        realm.add(CacheItem(value: ["id": id, "group": "g\(id % 10)",
-                                                    "payload": String(repeating: "x", count: 200)]))
-                    }
-                }
-                try realm.store.checkpoint()
-            }()
+            let configuration = try Self.checkpointedStore(at: directory.file("iterate.realm"))
             // Reopened: the table's tree is read lazily from its pages, as the iteration goes.
             let realm = try Realm(configuration: configuration)
             var iterator = realm.objects(CacheItem.self).makeIterator()
@@ -74,29 +66,20 @@ struct RealmCacheSizeTests {
 
             // Another thread rewrites every object and adds more, checkpointing twice, so pages
             // the iteration's version still uses are freed and then reused.
-            let failures = FailureLog()
-            let done = DispatchSemaphore(value: 0)
-            let shared = configuration
-            Thread {
-                do {
-                    let other = try Realm(configuration: shared)
-                    for round in 0..<2 {
-                        try other.write {
-                            for item in other.objects(CacheItem.self) { item.payload = "round \(round)" }
-                            for id in 0..<500 {
-                                other.add(CacheItem(value: ["id": 10_000 + round * 1_000 + id, "group": "new",
-                                                            "payload": "new"]))
-                            }
+            let failures = onAnotherThread {
+                let other = try Realm(configuration: configuration)
+                for round in 0..<2 {
+                    try other.write {
+                        for item in other.objects(CacheItem.self) { item.payload = "round \(round)" }
+                        for id in 0..<500 {
+                            other.add(CacheItem(value: ["id": 10_000 + round * 1_000 + id, "group": "new",
+                                                        "payload": "new"]))
                         }
-                        try other.store.checkpoint()
                     }
-                } catch {
-                    failures.record("\(error)")
+                    try other.store.checkpoint()
                 }
-                done.signal()
-            }.start()
-            done.wait()
-            #expect(failures.all.isEmpty)
+            }
+            #expect(failures.isEmpty)
             realm.refresh()
 
             var payloads = Set<String>()
