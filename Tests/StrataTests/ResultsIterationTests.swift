@@ -56,6 +56,28 @@ struct ResultsIterationTests {
         #expect(seen == ["d1"] + (2...20).map { "renamed \($0)" })
     }
 
+    @Test("deleting each object while iterating all of them in a write visits every object once, across batches")
+    func deleteWhileIterating() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
+                                                                 objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self]))
+        try realm.write {
+            for id in 1...150 { realm.add(NoteDog(value: ["id": id, "name": "d\(id)", "age": 1])) }
+        }
+        var visited: [Int] = []
+        try realm.write {
+            for dog in realm.objects(NoteDog.self) {
+                visited.append(dog.id)
+                realm.delete(dog)
+                // Objects added during the loop are not part of what it iterates.
+                if dog.isInvalidated, visited.count % 50 == 0 {
+                    realm.add(NoteDog(value: ["id": 1_000 + visited.count, "name": "new", "age": 2]))
+                }
+            }
+        }
+        #expect(visited == Array(1...150))
+        #expect(realm.objects(NoteDog.self).map(\.id) == [1_050, 1_100, 1_150])
+    }
+
     @Test("a loop whose rows were read ahead still reads other threads' commits after a refresh")
     func batchesFollowRefresh() throws {
         let configuration = Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
