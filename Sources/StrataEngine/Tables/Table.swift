@@ -162,6 +162,19 @@ package struct Table: Sendable {
     /// - Complexity: O(log n).
     package func position(of object: ObjectKey) -> Int? { rows.index(of: object) }
 
+    /// The schema of the column at `index`, or nil when there is none (without copying the whole
+    /// table schema: a property set reads only its column).
+    ///
+    /// - Complexity: O(1).
+    package func column(_ index: Int) -> ColumnSchema? {
+        storage.schema.columns.indices.contains(index) ? storage.schema.columns[index] : nil
+    }
+
+    /// The index of the primary-key column, if any.
+    ///
+    /// - Complexity: O(1).
+    package var primaryKeyColumn: Int? { storage.schema.primaryKeyIndex }
+
     /// The objects at positions `position ..< position + count` in key order (fewer at the end).
     ///
     /// - Complexity: O(log n + count).

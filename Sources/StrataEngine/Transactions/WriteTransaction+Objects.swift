@@ -58,26 +58,32 @@ extension WriteTransaction {
     /// - Throws: ``StrataError/Code/invalidInput`` when the value does not fit the column,
     ///   ``StrataError/Code/duplicatePrimaryKey`` when a primary key value is taken.
     package func setValue(_ value: Value, at path: PropertyPath) throws {
-        let schema = try schema(of: path.table)
-        guard schema.columns.indices.contains(path.column) else {
-            throw invalid("\(schema.name) has no column \(path.column)")
-        }
-        if schema.columns[path.column].type != .link, schema.primaryKeyIndex != path.column {
+        // Only the column's schema and the primary-key index are read here, and the table copy
+        // that gives them is dropped before `record` (a copy alive across it would make the
+        // table's trees shared and the set a path copy).
+        let (column, primaryKey) = try { () throws -> (ColumnSchema, Int?) in
+            guard let table = snapshot.tables[path.table] else { throw invalid("no table with key \(path.table)") }
+            guard let column = table.column(path.column) else {
+                throw invalid("\(table.schema.name) has no column \(path.column)")
+            }
+            return (column, table.primaryKeyColumn)
+        }()
+        if column.type != .link, primaryKey != path.column {
             // The common case: nothing below depends on the old value (no primary key to keep
             // unique, no embedded object to own or erase), so the row is looked up once, by the
             // instruction itself.
-            let value = try validate(value, for: schema.columns[path.column])
+            let value = try validate(value, for: column)
             do {
                 try record(.setValue(path, value))
             } catch {
-                if snapshot.tables[path.table]?.contains(path.object) == false {
-                    throw invalid("\(schema.name) has no object \(path.object)")
+                if let table = snapshot.tables[path.table], !table.contains(path.object) {
+                    throw invalid("\(table.schema.name) has no object \(path.object)")
                 }
                 throw error
             }
             return
         }
-        let (_, column, old) = try resolve(path)
+        let (schema, _, old) = try resolve(path)
         let value = try validate(value, for: column)
         if schema.primaryKeyIndex == path.column, value != old,
            snapshot.tables[path.table]!.object(forPrimaryKey: value) != nil {
