@@ -56,6 +56,25 @@ struct ResultsIterationTests {
         #expect(seen == ["d1"] + (2...20).map { "renamed \($0)" })
     }
 
+    @Test("a filtered, sorted loop reads changes made earlier in it, though the query kept the rows it scanned")
+    func scannedRowsGiveWayToChanges() throws {
+        let realm = try realm()
+        let dogs = realm.objects(NoteDog.self).where { $0.id > 0 }.sorted(byKeyPath: "id", ascending: false)
+        var seen: [String] = []
+        try realm.write {
+            for dog in dogs {
+                seen.append(dog.name)
+                realm.object(ofType: NoteDog.self, forPrimaryKey: dog.id - 1)?.name = "renamed \(dog.id - 1)"
+            }
+        }
+        #expect(seen == ["d20"] + (1...19).reversed().map { "renamed \($0)" })
+        // Evaluated (rows kept), then changed outside any loop: the next reads see the change.
+        let young = realm.objects(NoteDog.self).where { $0.age < 5 }.sorted(byKeyPath: "id")
+        #expect(young.count == 10)
+        try realm.write { for dog in realm.objects(NoteDog.self) { dog.name = "again \(dog.id)" } }
+        #expect(young.map(\.name) == young.map { "again \($0.id)" } && young.first?.name == "again 1")
+    }
+
     @Test("deleting each object while iterating all of them in a write visits every object once, across batches")
     func deleteWhileIterating() throws {
         let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString,

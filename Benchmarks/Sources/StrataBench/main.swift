@@ -26,10 +26,17 @@ if CommandLine.arguments.contains("--profile-property-access") {
     print(try PropertyAccess.intWrite(store), "ns per Int set")
     exit(0)
 }
-if CommandLine.arguments.contains("--profile-property-set") {
-    // Int sets alone, a long run, for `perf record`.
-    let store = try StrataStore(.normal, seededRows: 1_000)
-    for _ in 0..<20 { print(try PropertyAccess.intWrite(store), "ns per Int set") }
+if let figure = Options.value(after: "--profile-property") {
+    // One accessor figure, 20 runs, for `perf record`: int-read, iteration, pk-lookup or int-set.
+    let store = try StrataStore(.normal, seededRows: PropertyAccess.rows)
+    let measure: (StrataStore) throws -> Double = switch figure {
+    case "int-read": PropertyAccess.intRead
+    case "iteration": PropertyAccess.stringIteration
+    case "pk-lookup": PropertyAccess.primaryKeyLookup
+    case "int-set": PropertyAccess.intWrite
+    default: fatalError("--profile-property takes int-read, iteration, pk-lookup or int-set")
+    }
+    for _ in 0..<20 { print(try measure(store), "ns (\(figure))") }
     exit(0)
 }
 

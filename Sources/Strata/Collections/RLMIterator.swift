@@ -97,7 +97,11 @@ private final class RowBatch {
         guard !state.isFrozen else { return (keys[position - start], nil, readKey) }
         let currentKey = state.readKey
         if currentKey != readKey {
-            batch = realm.readSnapshot.table(table)?.rows(keys) ?? []
+            if case .objects(_, let scanned?) = rows, scanned.readKey == currentKey {
+                batch = Array(scanned.rows[start..<(start + keys.count)])
+            } else {
+                batch = realm.readSnapshot.table(table)?.rows(keys) ?? []
+            }
             readKey = currentKey
         }
         let index = position - start

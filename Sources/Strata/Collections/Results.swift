@@ -108,14 +108,14 @@ enum ResultsSource: Equatable {
                 // list of its keys (8 bytes per object, 160 MB for 20 million).
                 return .table(table)
             }
-            let keys = run(query, table: table.key, base: nil, snapshot: snapshot)
-            if realm.isRecordingEvents { realm.recordQueryRead(table: table.key, keys: keys) }
-            return .objects(keys)
+            let matches = run(query, table: table.key, base: nil, snapshot: snapshot, keepingRows: !realm.isFrozen)
+            if realm.isRecordingEvents { realm.recordQueryRead(table: table.key, keys: matches.keys) }
+            return .objects(matches.keys, rows: matches.rows.map { ScannedRows(rows: $0, readKey: realm.state.readKey) })
         case .collection(let base):
             switch base.elements(realm) {
             case .objects(let table, let keys):
                 guard let table else { return .objects([]) }
-                let matched = run(query, table: table, base: keys, snapshot: snapshot)
+                let matched = run(query, table: table, base: keys, snapshot: snapshot, keepingRows: false).keys
                 if realm.isRecordingEvents { realm.recordQueryRead(table: table, keys: matched) }
                 return .objects(matched)
             case .values(let values):
@@ -124,9 +124,11 @@ enum ResultsSource: Equatable {
         }
     }
 
-    private func run(_ query: ParsedQuery, table: TableKey, base: [ObjectKey]?, snapshot: Snapshot) -> [ObjectKey] {
+    private func run(_ query: ParsedQuery, table: TableKey, base: [ObjectKey]?, snapshot: Snapshot,
+                     keepingRows: Bool) -> CompiledQuery.Matches {
         do {
-            return try CompiledQuery(query, snapshot: snapshot, table: table).run(on: snapshot, base: base)
+            return try CompiledQuery(query, snapshot: snapshot, table: table)
+                .matches(on: snapshot, base: base, keepingRows: keepingRows)
         } catch {
             preconditionFailure("\(error)")
         }
@@ -135,7 +137,9 @@ enum ResultsSource: Equatable {
 
 /// The evaluated elements of a `Results`.
 enum ResultsRows {
-    case objects([ObjectKey])
+    /// Objects in the query's order; `rows` are the rows the query read for them, when it kept
+    /// them (see ``ScannedRows``).
+    case objects([ObjectKey], rows: ScannedRows? = nil)
     /// Every object of a table in key order, read from the table as it was when the results were
     /// evaluated (the table value keeps that version's tree).
     case table(StrataEngine.Table)
@@ -146,7 +150,7 @@ enum ResultsRows {
 
     var count: Int {
         switch self {
-        case .objects(let keys): keys.count
+        case .objects(let keys, _): keys.count
         case .table(let table): table.count
         case .values(let values): values.count
         case .matches(let matches): matches.count
@@ -156,8 +160,7 @@ enum ResultsRows {
     func element<Element: RealmCollectionValue>(at position: Int, as type: Element.Type, realm: Realm) -> Element {
         switch self {
         case .objects, .table, .matches:
-            if let objectType = Element.self as? ObjectBase.Type,
-               let table = realm.tableInfo(for: ClassInfo.known(objectType)) {
+            if let objectType = Element.self as? ObjectBase.Type, let table = realm.tableInfo(ofType: objectType) {
                 return realm.accessor(objectType, table: table, key: key(at: position)) as! Element
             }
             if let projectionType = Element.self as? any ProjectionObservable.Type,
@@ -187,7 +190,7 @@ extension ResultsRows {
     /// The object at `position` (objects only).
     func key(at position: Int) -> ObjectKey {
         switch self {
-        case .objects(let keys): keys[position]
+        case .objects(let keys, _): keys[position]
         case .table(let table): table.object(at: position)
         case .matches(let matches): matches.key(at: position)
         case .values: preconditionFailure("Results of values hold no objects")
@@ -201,11 +204,19 @@ extension ResultsRows {
         let end = Swift.min(position + count, self.count)
         guard position < end else { return [] }
         switch self {
-        case .objects(let keys): return Array(keys[position..<end])
+        case .objects(let keys, _): return Array(keys[position..<end])
         case .table(let table): return table.objects(from: position, count: end - position)
         case .matches, .values: return (position..<end).map { key(at: $0) }
         }
     }
+}
+
+/// The rows a query read for its matches, parallel to the keys of `ResultsRows.objects`: an
+/// iteration over the results starts each accessor with its row from here instead of looking it
+/// up again, while the Realm's ``RealmState/readKey`` is still the one they were read at.
+struct ScannedRows {
+    let rows: [Row]
+    let readKey: UInt64
 }
 
 /// The cached rows of a `Results` and the read generation they were evaluated at.
@@ -304,11 +315,12 @@ extension Realm {
     /// Traps when the type has no primary key or `key` is not a value of its type.
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         verifyThread()
-        let info = ClassInfo.known(type)
+        let table = tableInfo(ofType: type)
+        let info = table?.classInfo ?? ClassInfo.known(type)
         guard let primaryKey = info.primaryKey else {
             preconditionFailure("'\(info.className)' does not have a primary key")
         }
-        guard let table = tableInfo(for: info) else { return nil }
+        guard let table else { return nil }
         let property = info.properties[primaryKey]
         let context = _WriteContext(realm: self, update: .error)
         guard let stored = property.accessor.storedValue(ofExactType: key, context)

@@ -109,6 +109,18 @@ extension SortedTree {
             }
         }
 
+        /// The child of this internal node that may hold `key`, not retained: a descent holds
+        /// the node it starts from, and a shared branch's children never change (a private one's
+        /// change only inside its owner's mutations, which no read overlaps), so the child lives
+        /// as long as the descent needs it. Saves a retain and a release per level.
+        @inline(__always)
+        func unretainedChild(for key: Key) -> Unmanaged<Node> {
+            withContents {
+                let index = storedKeys.withUnsafeBufferPointer { SortedTree.Node.upperBound(key, in: $0) }
+                return storedChildren.withUnsafeBufferPointer { Unmanaged.passUnretained($0[index]) }
+            }
+        }
+
         /// In this leaf, the value stored for `key`, or nil, searched in place under one pin.
         @inline(__always)
         func leafValue(for key: Key) -> Value? {

@@ -42,17 +42,24 @@ extension SortedTree.Node {
     }
 
     /// The leaf holding `key` or where it would go: descends the branches from this node.
-    func leaf(for key: Key) -> SortedTree.Node {
-        var node = self
-        while !node.isLeaf { node = node.child(for: key) }
-        return node
+    func leaf(for key: Key) -> SortedTree.Node { withLeaf(for: key) { $0 } }
+
+    /// Calls `body` with the leaf holding `key` or where it would go, found without retaining
+    /// the nodes on the way (see ``unretainedChild(for:)``); `body` must not keep the leaf.
+    @inline(__always)
+    func withLeaf<R>(for key: Key, _ body: (SortedTree.Node) -> R) -> R {
+        var node = Unmanaged.passUnretained(self)
+        while !node._withUnsafeGuaranteedRef({ $0.isLeaf }) {
+            node = node._withUnsafeGuaranteedRef { $0.unretainedChild(for: key) }
+        }
+        return node._withUnsafeGuaranteedRef(body)
     }
 
     /// The value stored for `key` in this subtree, or nil (one pin of the leaf).
-    func value(for key: Key) -> Value? { leaf(for: key).leafValue(for: key) }
+    func value(for key: Key) -> Value? { withLeaf(for: key) { $0.leafValue(for: key) } }
 
     /// Whether this subtree holds `key`.
-    func contains(_ key: Key) -> Bool { leaf(for: key).leafContains(key) }
+    func contains(_ key: Key) -> Bool { withLeaf(for: key) { $0.leafContains(key) } }
 
     /// The number of entries in the children before `slot`, summing the shorter side.
     func count(before slot: Int) -> Int {

@@ -76,31 +76,70 @@ package struct CompiledQuery: Sendable {
     /// - Complexity: O(n) evaluations for a scan, O(log n + k) with an index; plus O(m log m) to
     ///   sort m matches.
     package func run(on snapshot: Snapshot, base: [ObjectKey]? = nil) -> [ObjectKey] {
-        guard let tableData = snapshot.table(table) else { return [] }
+        matches(on: snapshot, base: base, keepingRows: false).keys
+    }
+
+    /// What ``matches(on:base:keepingRows:)`` found.
+    package struct Matches {
+        /// The matching objects, in the query's order.
+        package var keys: [ObjectKey]
+        /// Their rows at the snapshot the query ran on, parallel to `keys`, when the caller asked
+        /// for them (and there are at most ``keptRowsLimit`` matches).
+        package var rows: [Row]?
+    }
+
+    /// The most matches whose rows ``matches(on:base:keepingRows:)`` keeps: rows kept with a
+    /// result stay in memory as long as it does, outside the store's node cache, so only small
+    /// results keep them (65,536 rows of a few short columns take a few megabytes).
+    package static let keptRowsLimit = 1 << 16
+
+    /// ``run(on:base:)``, also returning the rows the query read for its matches when
+    /// `keepingRows` (so that reading the matched objects next does not look each row up again).
+    ///
+    /// - Complexity: as ``run(on:base:)``.
+    package func matches(on snapshot: Snapshot, base: [ObjectKey]? = nil, keepingRows: Bool) -> Matches {
+        guard let tableData = snapshot.table(table) else { return Matches(keys: [], rows: nil) }
         let evaluator = PredicateEvaluator(snapshot: snapshot, root: table)
         var matches: [ObjectKey] = []
+        var rows: [Row]? = keepingRows ? [] : nil
+        var gathered = base == nil && indexLookup == nil ? sortValueGatherer : nil
+        func keep(_ row: Row) {
+            guard rows != nil else { return }
+            if matches.count > Self.keptRowsLimit { rows = nil } else { rows!.append(row) }
+        }
         if let base {
-            for key in base where tableData.row(key).map({ accepts(key, $0, evaluator) }) == true {
+            for key in base {
+                guard let row = tableData.row(key), accepts(key, row, evaluator) else { continue }
                 matches.append(key)
+                keep(row)
             }
         } else if let lookup = indexLookup {
             var candidates = Set<ObjectKey>()
             for value in lookup.values { candidates.formUnion(tableData.objects(where: lookup.column, equals: value)) }
-            for key in candidates.sorted() where evaluator.matches(predicate, key: key, row: tableData.row(key)) {
+            for key in candidates.sorted() {
+                let row = tableData.row(key)
+                guard evaluator.matches(predicate, key: key, row: row) else { continue }
                 matches.append(key)
+                if let row { keep(row) } else { rows = nil }
             }
-        } else if case .constant(true) = predicate {
+        } else if case .constant(true) = predicate, gathered == nil, rows == nil {
             matches = tableData.objectKeys
         } else if let scanFilter {
             tableData.forEachRow { key, row in
-                if scanFilter.matches(row) { matches.append(key) }
+                guard scanFilter.matches(row) else { return }
+                matches.append(key)
+                gathered?.append(row)
+                keep(row.pointee)
             }
         } else {
-            tableData.forEachObject { key, row in
-                if evaluator.matches(predicate, key: key, row: row) { matches.append(key) }
+            tableData.forEachRow { key, row in
+                guard evaluator.matches(predicate, key: key, row: row.pointee) else { return }
+                matches.append(key)
+                gathered?.append(row)
+                keep(row.pointee)
             }
         }
-        return order(matches, snapshot: snapshot, evaluator: evaluator)
+        return order(Matches(keys: matches, rows: rows), gathered: gathered, snapshot: snapshot, evaluator: evaluator)
     }
 
     /// The number of matches (without sorting when nothing but the count is needed).
@@ -122,48 +161,24 @@ package struct CompiledQuery: Sendable {
         return count
     }
 
-    private func order(_ keys: [ObjectKey], snapshot: Snapshot, evaluator: PredicateEvaluator) -> [ObjectKey] {
-        var keys = keys
-        if !sort.isEmpty {
-            let tableData = snapshot.table(table)
-            // Root properties are read straight from the row; paths through links go through
-            // the evaluator.
-            // One flat array of sort values, row-major, compared in place.
-            let width = sort.count
-            var sortValues: [Value] = []
-            sortValues.reserveCapacity(keys.count * width)
-            // The rows read together: a scan's matches are ascending, so neighbours share a leaf.
-            let rows = sort.contains { $0.path.rootColumn != nil } ? tableData?.rows(keys) : nil
-            for (position, key) in keys.enumerated() {
-                for sortKey in sort {
-                    if let column = sortKey.path.rootColumn, let row = rows?[position] {
-                        sortValues.append(row.values[column])
-                    } else {
-                        sortValues.append(evaluator.value(of: sortKey.path, key: key))
-                    }
-                }
-            }
-            let ascending = sort.map(\.ascending)
-            let order = sortValues.withUnsafeBufferPointer { values in
-                keys.indices.sorted { a, b in
-                    for index in 0..<width {
-                        let comparison = values[a * width + index].compare(values[b * width + index])
-                        if comparison != 0 { return ascending[index] ? comparison < 0 : comparison > 0 }
-                    }
-                    return a < b
-                }
-            }
-            keys = order.map { keys[$0] }
-        }
+    /// `matches` sorted, made distinct and limited (their rows, if any, kept alongside).
+    private func order(_ matches: Matches, gathered: SortValues?, snapshot: Snapshot,
+                       evaluator: PredicateEvaluator) -> Matches {
+        let keys = matches.keys
+        // Positions into `keys`, nil while they are still in order.
+        var positions: [Int]?
+        if !sort.isEmpty { positions = sortedPositions(keys, gathered: gathered, snapshot: snapshot, evaluator: evaluator) }
         if !distinct.isEmpty {
             var seen = Set<[Value]>()
-            keys = keys.filter { key in
-                let values = distinct.map { evaluator.value(of: $0, key: key) }
-                return seen.insert(values).inserted
+            positions = (positions ?? Array(keys.indices)).filter { position in
+                seen.insert(distinct.map { evaluator.value(of: $0, key: keys[position]) }).inserted
             }
         }
-        if let limit, keys.count > limit { keys.removeLast(keys.count - limit) }
-        return keys
+        if let limit, (positions?.count ?? keys.count) > limit {
+            positions = Array((positions ?? Array(keys.indices)).prefix(limit))
+        }
+        guard let positions else { return matches }
+        return Matches(keys: positions.map { keys[$0] }, rows: matches.rows.map { rows in positions.map { rows[$0] } })
     }
 
     /// The values `path` (a property of the root table) takes over `keys`, for aggregates.
