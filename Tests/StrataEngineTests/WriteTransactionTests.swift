@@ -135,6 +135,29 @@ struct WriteTransactionTests {
         tx.cancel()
     }
 
+    @Test("an insert checks its scalars against the columns as they are after columns are added and removed")
+    func scalarChecksFollowTheSchema() throws {
+        let fixture = try Fixture()
+        let tx = try fixture.store.beginWrite()
+        try tx.addColumn(ColumnSchema("score", .double), to: fixture.person, fill: .double(0))
+        try tx.removeColumn(1, from: fixture.person)  // name: now id, age, score
+        let schema = try #require(tx.snapshot.table(fixture.person)?.schema)
+        #expect(schema.scalarChecks == [ScalarCheck(type: .int, isOptional: false), ScalarCheck(type: .int, isOptional: true),
+                                        ScalarCheck(type: .double, isOptional: false)])
+        let wrongType = expectStrataError(.invalidInput) {
+            try tx.insertObject(into: fixture.person, values: [.int(1), .null, .string("high")])
+        }
+        #expect(wrongType?.message.hasPrefix("column score holds double, not") == true)
+        let null = expectStrataError(.invalidInput) { try tx.insertObject(into: fixture.person, values: [.int(1), .null, .null]) }
+        #expect(null?.message == "column score is not optional")
+        let key = try tx.insertObject(into: fixture.person, values: [.int(1), .null, .double(2.5)])
+        #expect(tx.snapshot.table(fixture.person)?.row(key)?.values == [.int(1), .null, .double(2.5)])
+        // Links, mixed values and collections have no scalar check: they take the full one.
+        let source = try #require(tx.snapshot.table(fixture.source)?.schema)
+        #expect(source.scalarChecks.allSatisfy { $0 == nil })
+        tx.cancel()
+    }
+
     @Test("a duplicate primary key throws duplicatePrimaryKey, on insert and on update, within and across transactions")
     func duplicatePrimaryKeyIsRejected() throws {
         let fixture = try Fixture()

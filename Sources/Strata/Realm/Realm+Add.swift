@@ -147,7 +147,8 @@ extension Realm {
             } else if index == info.primaryKey, let primaryKeyValue {
                 values[table.columns[index]] = primaryKeyValue
             } else {
-                values[table.columns[index]] = storedValue(index)
+                values[table.columns[index]] = property.accessor.unmanagedStoredValue(at: object.address(of: property),
+                                                                                      context)
             }
         }
         guard writeIsLive else { return nil }

@@ -74,7 +74,10 @@ package struct TableSchema: Hashable, Sendable {
     package var name: String
     /// The columns, in order; a row's values follow this order.
     package var columns: [ColumnSchema] {
-        didSet { primaryKeyIndex = Self.index(of: primaryKey, in: columns) }
+        didSet {
+            primaryKeyIndex = Self.index(of: primaryKey, in: columns)
+            scalarChecks = Self.scalarChecks(of: columns)
+        }
     }
     /// The name of the primary key column, if any.
     package var primaryKey: String? {
@@ -86,6 +89,10 @@ package struct TableSchema: Hashable, Sendable {
     /// Whether objects of this table are embedded: owned by exactly one parent link and
     /// deleted with it.
     package var isEmbedded: Bool
+    /// Per column, the whole check of a value for a column that holds one plain scalar (not a
+    /// link, a mixed value or a collection); nil for the other columns. Kept with `columns`, so
+    /// an insert checks its scalars without copying each column's schema.
+    package private(set) var scalarChecks: [ScalarCheck?]
 
     /// Creates a table schema.
     package init(name: String, columns: [ColumnSchema], primaryKey: String? = nil, isEmbedded: Bool = false) {
@@ -94,6 +101,7 @@ package struct TableSchema: Hashable, Sendable {
         self.primaryKey = primaryKey
         self.isEmbedded = isEmbedded
         primaryKeyIndex = Self.index(of: primaryKey, in: columns)
+        scalarChecks = Self.scalarChecks(of: columns)
     }
 
     /// The index of the column named `name`.
@@ -106,4 +114,24 @@ package struct TableSchema: Hashable, Sendable {
     private static func index(of name: String?, in columns: [ColumnSchema]) -> Int? {
         name.flatMap { name in columns.firstIndex { $0.name == name } }
     }
+
+    private static func scalarChecks(of columns: [ColumnSchema]) -> [ScalarCheck?] {
+        columns.map { column in
+            column.collection == .single && column.type != .link && column.type != .mixed
+                ? ScalarCheck(type: column.type, isOptional: column.isOptional) : nil
+        }
+    }
+}
+
+/// What a value must be to be stored in a column holding one plain scalar: of the column's
+/// type, or null when the column is optional.
+package struct ScalarCheck: Hashable, Sendable {
+    /// The column's type (never `.link` or `.mixed`).
+    let type: ValueType
+    /// Whether the column takes null.
+    let isOptional: Bool
+
+    /// Whether `value` may be stored in the column.
+    @inline(__always)
+    func admits(_ value: Value) -> Bool { value.isNull ? isOptional : type.admits(value) }
 }

@@ -22,12 +22,18 @@ extension WriteTransaction {
             throw invalid("\(schema.name) has \(columns.count) columns, \(values.count) values given")
         }
         var normalized = values
+        let checks = schema.scalarChecks
+        var hasLinks = false
         for index in columns.indices {
+            // A plain scalar that fits needs nothing more; anything else takes the full check,
+            // which also names what is wrong.
+            if let check = checks[index], check.admits(values[index]) { continue }
             normalized[index] = try validate(values[index], for: columns[index])
+            if columns[index].type == .link { hasLinks = true }
         }
-        let embeddedLinks = columns.indices.filter { columns[$0].type == .link }.map { normalized[$0] }
-        if let linkColumn = columns.first(where: { $0.type == .link }) {
-            try requireUnowned(embeddedLinks, for: linkColumn)
+        if hasLinks {
+            let linkColumns = columns.indices.filter { columns[$0].type == .link }
+            try requireUnowned(linkColumns.map { normalized[$0] }, for: columns[linkColumns[0]])
         }
         if !primaryKeyIsFree, let primaryKey = schema.primaryKeyIndex,
            snapshot.tables[key]!.object(forPrimaryKey: normalized[primaryKey]) != nil {
