@@ -106,6 +106,14 @@ extension Value: Comparable {
     /// own `String` comparison follows canonical equivalence and is not a strict order on every
     /// input).
     static func compareUTF8(_ a: String, _ b: String) -> Int {
+        // Native and small strings lend their UTF-8 in place (a small one from a copy on the
+        // stack): no copy of either string, no uniqueness check.
+        let inPlace = a.utf8.withContiguousStorageIfAvailable { left in
+            b.utf8.withContiguousStorageIfAvailable { right in
+                compareRaw(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right))
+            }
+        }
+        if let inPlace, let order = inPlace { return order }
         var a = a, b = b
         return a.withUTF8 { left in
             b.withUTF8 { right in compareRaw(UnsafeRawBufferPointer(left), UnsafeRawBufferPointer(right)) }
