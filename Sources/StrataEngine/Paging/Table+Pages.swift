@@ -11,7 +11,7 @@ extension Table {
             key: key, schema: schema, nextObjectKey: nextObjectKey,
             rows: rows.writeChangedNodes(RowEntryCoding.self, into: &pages,
                                          check: Self.rowCheck(columns: schema.columns.count)),
-            primaryKeyIndex: primaryKeyIndex.writeChangedNodes(PrimaryKeyEntryCoding.self, into: &pages),
+            primaryKeyIndex: primaryKeyIndex.writeChangedNodes(into: &pages),
             backlinks: backlinks.writeChangedNodes(BacklinkEntryCoding.self, into: &pages),
             secondaryIndexes: indexedColumns.sorted().map { column in
                 (column, secondaryIndexes[column]!.writeChangedNodes(IndexEntryCoding.self, into: &pages))
@@ -45,7 +45,7 @@ extension Table {
         table.nextObjectKey = entry.nextObjectKey
         table.rows = .paged(entry.rows, RowEntryCoding.self, in: file, cache: cache,
                             check: rowCheck(columns: entry.schema.columns.count))
-        table.primaryKeyIndex = .paged(entry.primaryKeyIndex, PrimaryKeyEntryCoding.self, in: file, cache: cache)
+        table.primaryKeyIndex = .paged(entry.primaryKeyIndex, for: entry.schema, in: file, cache: cache)
         table.backlinks = .paged(entry.backlinks, BacklinkEntryCoding.self, in: file, cache: cache)
         guard entry.secondaryIndexes.map(\.column) == table.indexedColumns.sorted() else {
             throw corrupt("its indexes are on columns \(entry.secondaryIndexes.map(\.column)), its schema indexes "
@@ -68,8 +68,7 @@ extension Table {
     static func verifyPages(_ entry: StoreCatalog.TableEntry, in file: PageFile, reached: inout Set<UInt64>) throws {
         try SortedTree<ObjectKey, Row>.verifyPages(entry.rows, RowEntryCoding.self, in: file, reached: &reached,
                                                    check: rowCheck(columns: entry.schema.columns.count))
-        try SortedTree<StrataEngine.Value, ObjectKey>.verifyPages(entry.primaryKeyIndex, PrimaryKeyEntryCoding.self,
-                                                                  in: file, reached: &reached)
+        try PrimaryKeyIndex.verifyPages(entry.primaryKeyIndex, for: entry.schema, in: file, reached: &reached)
         try SortedTree<ObjectKey, BacklinkCounts>.verifyPages(entry.backlinks, BacklinkEntryCoding.self, in: file,
                                                               reached: &reached)
         for (_, root) in entry.secondaryIndexes {

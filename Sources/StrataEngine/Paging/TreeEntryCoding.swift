@@ -49,6 +49,26 @@ enum PrimaryKeyEntryCoding: TreeEntryCoding {
     static func readValue(from reader: inout ByteReader) throws -> ObjectKey { ObjectKey(try reader.readSignedVarint()) }
 }
 
+/// A primary-key index of a required integer column, keyed by the integer: each entry written as
+/// ``PrimaryKeyEntryCoding`` writes it (the key as an `.int` value), so either reads the other's
+/// pages.
+enum IntegerPrimaryKeyEntryCoding: TreeEntryCoding {
+    typealias Key = Int64
+    typealias Value = ObjectKey
+
+    static func write(_ key: Int64, to writer: inout ByteWriter) { writer.write(StrataEngine.Value.int(key)) }
+    static func write(value: ObjectKey, to writer: inout ByteWriter) { writer.writeSignedVarint(value.rawValue) }
+
+    static func readKey(from reader: inout ByteReader) throws -> Int64 {
+        guard case .int(let key) = try reader.readValue() else {
+            throw reader.corrupt("a primary key of a required integer column is not an integer")
+        }
+        return key
+    }
+
+    static func readValue(from reader: inout ByteReader) throws -> ObjectKey { ObjectKey(try reader.readSignedVarint()) }
+}
+
 /// A secondary index: (value, object key) entries, with nothing stored beside them.
 enum IndexEntryCoding: TreeEntryCoding {
     typealias Key = IndexEntry

@@ -69,7 +69,7 @@ extension Snapshot {
 
         case .insertObject(let key, let object, let values):
             var table = try existing(key)
-            guard values.count == table.schema.columns.count, !table.contains(object) else {
+            guard values.count == table.schema.columns.count, !table.contains(object), table.admitsPrimaryKey(of: values) else {
                 throw Self.missing("object \(object) cannot be inserted into \(table.schema.name)")
             }
             let row = Row(values)
@@ -212,7 +212,7 @@ extension Snapshot {
     /// Stores `value` at `path` in `table` (whose key `path` names), maintaining its indexes;
     /// returns the value it replaced.
     private static func setValue(_ value: Value, at path: PropertyPath, in table: inout Table) throws -> Value {
-        guard table.schema.columns.indices.contains(path.column) else {
+        guard table.schema.columns.indices.contains(path.column), table.admitsPrimaryKey(value, inColumn: path.column) else {
             throw missing("column \(path.column) of \(path.table)")
         }
         let replaced = table.rows.modifyValue(forKey: path.object) { row in

@@ -29,7 +29,7 @@ package struct Table: Sendable {
         set { makeUnique(); storage.nextObjectKey = newValue }
     }
     /// Primary key value → object, when the schema has a primary key.
-    var primaryKeyIndex: SortedTree<Value, ObjectKey> {
+    var primaryKeyIndex: PrimaryKeyIndex {
         get { storage.primaryKeyIndex }
         set { makeUnique(); storage.primaryKeyIndex = newValue }
         _modify { makeUnique(); yield &storage.primaryKeyIndex }
@@ -64,19 +64,19 @@ package struct Table: Sendable {
         @exclusivity(unchecked) var schema: TableSchema
         @exclusivity(unchecked) var rows: SortedTree<ObjectKey, Row>
         @exclusivity(unchecked) var nextObjectKey: Int64
-        @exclusivity(unchecked) var primaryKeyIndex: SortedTree<Value, ObjectKey>
+        @exclusivity(unchecked) var primaryKeyIndex: PrimaryKeyIndex
         @exclusivity(unchecked) var secondaryIndexes: [Int: SecondaryIndex]
         @exclusivity(unchecked) var indexedColumns: [Int]
         @exclusivity(unchecked) var backlinks: SortedTree<ObjectKey, BacklinkCounts>
 
         /// An empty table's storage.
         convenience init(schema: TableSchema) {
-            self.init(schema: schema, rows: SortedTree(), nextObjectKey: 0, primaryKeyIndex: SortedTree(),
+            self.init(schema: schema, rows: SortedTree(), nextObjectKey: 0, primaryKeyIndex: PrimaryKeyIndex(for: schema),
                       secondaryIndexes: [:], indexedColumns: [], backlinks: SortedTree())
         }
 
         init(schema: TableSchema, rows: SortedTree<ObjectKey, Row>, nextObjectKey: Int64,
-             primaryKeyIndex: SortedTree<Value, ObjectKey>, secondaryIndexes: [Int: SecondaryIndex],
+             primaryKeyIndex: PrimaryKeyIndex, secondaryIndexes: [Int: SecondaryIndex],
              indexedColumns: [Int], backlinks: SortedTree<ObjectKey, BacklinkCounts>) {
             self.schema = schema
             self.rows = rows
@@ -229,7 +229,7 @@ package struct Table: Sendable {
     ///
     /// - Complexity: O(n log n).
     mutating func rebuildIndexes() {
-        primaryKeyIndex = SortedTree()
+        primaryKeyIndex = PrimaryKeyIndex(for: schema)
         secondaryIndexes = [:]
         indexedColumns = schema.columns.indices.filter { schema.columns[$0].isIndexed }
         for column in indexedColumns { secondaryIndexes[column] = SecondaryIndex() }
@@ -249,6 +249,17 @@ package struct Table: Sendable {
     mutating func unindex(_ row: Row, as key: ObjectKey) {
         if let primaryKey = schema.primaryKeyIndex { primaryKeyIndex.removeValue(forKey: row.values[primaryKey]) }
         for column in indexedColumns { removeFromIndex(column: column, value: row.values[column], key: key) }
+    }
+
+    /// Whether `values` (a new row) has a primary key of the kind the table's index holds.
+    func admitsPrimaryKey(of values: [Value]) -> Bool {
+        guard let primaryKey = schema.primaryKeyIndex else { return true }
+        return primaryKeyIndex.admits(values[primaryKey])
+    }
+
+    /// Whether `value` may be stored in `column` as far as the primary-key index is concerned.
+    func admitsPrimaryKey(_ value: Value, inColumn column: Int) -> Bool {
+        column != schema.primaryKeyIndex || primaryKeyIndex.admits(value)
     }
 
     mutating func reindex(column: Int, from old: Value, to new: Value, key: ObjectKey) {
