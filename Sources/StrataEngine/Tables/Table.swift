@@ -170,6 +170,18 @@ package struct Table: Sendable {
         storage.schema.columns.indices.contains(index) ? storage.schema.columns[index] : nil
     }
 
+    /// The check of a value for `column` when it is a plain scalar column (see
+    /// ``TableSchema/scalarChecks``) other than the primary key; nil otherwise, or when there is
+    /// no such column. Reads the schema in place.
+    ///
+    /// - Complexity: O(1).
+    func plainScalarCheck(_ column: Int) -> ScalarCheck? {
+        guard storage.schema.scalarChecks.indices.contains(column), column != storage.schema.primaryKeyIndex else {
+            return nil
+        }
+        return storage.schema.scalarChecks[column]
+    }
+
     /// The index of the primary-key column, if any.
     ///
     /// - Complexity: O(1).

@@ -64,9 +64,15 @@ extension WriteTransaction {
     /// - Throws: ``StrataError/Code/invalidInput`` when the value does not fit the column,
     ///   ``StrataError/Code/duplicatePrimaryKey`` when a primary key value is taken.
     package func setValue(_ value: Value, at path: PropertyPath) throws {
-        // Only the column's schema and the primary-key index are read here, and the table copy
-        // that gives them is dropped before `record` (a copy alive across it would make the
-        // table's trees shared and the set a path copy).
+        // The most common set: a scalar that fits a plain scalar column other than the primary
+        // key. Nothing depends on the old value, so the row is looked up once, by the instruction.
+        // (The table copy read here is dropped before `record`: a copy alive across it would make
+        // the table's trees shared and the set a path copy.)
+        if snapshot.tables[path.table]?.plainScalarCheck(path.column)?.admits(value) == true {
+            try recordSet(value, at: path)
+            return
+        }
+        // Otherwise only the column's schema and the primary-key index are read first.
         let (column, primaryKey) = try { () throws -> (ColumnSchema, Int?) in
             guard let table = snapshot.tables[path.table] else { throw invalid("no table with key \(path.table)") }
             guard let column = table.column(path.column) else {
@@ -78,15 +84,7 @@ extension WriteTransaction {
             // The common case: nothing below depends on the old value (no primary key to keep
             // unique, no embedded object to own or erase), so the row is looked up once, by the
             // instruction itself.
-            let value = try validate(value, for: column)
-            do {
-                try record(.setValue(path, value))
-            } catch {
-                if let table = snapshot.tables[path.table], !table.contains(path.object) {
-                    throw invalid("\(table.schema.name) has no object \(path.object)")
-                }
-                throw error
-            }
+            try recordSet(try validate(value, for: column), at: path)
             return
         }
         let (schema, _, old) = try resolve(path)
@@ -98,6 +96,19 @@ extension WriteTransaction {
         if value != old { try requireUnowned(value, for: column) }
         try record(.setValue(path, value))
         if value != old { try eraseOwnedObjects(in: old, of: column, keeping: value) }
+    }
+
+    /// Records a set that needs no check of the old value, naming a missing object as the
+    /// other paths do.
+    private func recordSet(_ value: Value, at path: PropertyPath) throws {
+        do {
+            try record(.setValue(path, value))
+        } catch {
+            if let table = snapshot.tables[path.table], !table.contains(path.object) {
+                throw invalid("\(table.schema.name) has no object \(path.object)")
+            }
+            throw error
+        }
     }
 
     // MARK: - Shared rules

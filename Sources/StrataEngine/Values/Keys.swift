@@ -12,6 +12,13 @@ public struct ObjectKey: Hashable, Comparable, Sendable, CustomStringConvertible
     public static func < (lhs: ObjectKey, rhs: ObjectKey) -> Bool { lhs.rawValue < rhs.rawValue }
 
     public var description: String { "O\(rawValue)" }
+
+    /// Hashes the raw value as one integer.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    /// The integer's one-shot hash, for sets and dictionaries of object keys (a commit's summary
+    /// collects every object it touched), as ``TableKey/_rawHashValue(seed:)`` does.
+    public func _rawHashValue(seed: Int) -> Int { Int(rawValue)._rawHashValue(seed: seed) }
 }
 
 /// The stable key of a table, assigned when the table is created and never reused.
@@ -25,6 +32,14 @@ public struct TableKey: Hashable, Comparable, Sendable, CustomStringConvertible 
     public static func < (lhs: TableKey, rhs: TableKey) -> Bool { lhs.rawValue < rhs.rawValue }
 
     public var description: String { "T\(rawValue)" }
+
+    /// Hashes the raw value as one integer.
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+
+    /// The hash a `Dictionary` keyed by table keys uses: the integer's one-shot hash, instead of
+    /// the streaming hasher the synthesized conformance runs (setup, one word, finalization).
+    /// Every read and write finds its table in a snapshot's dictionary this way.
+    public func _rawHashValue(seed: Int) -> Int { Int(rawValue)._rawHashValue(seed: seed) }
 }
 
 /// A reference to one object of one table: the value of a link.
