@@ -224,6 +224,29 @@ struct ErrorTests {
         #expect(object.id == 1)
     }
 
+    @Test("A set whose object value cannot be added makes write throw that failure, and the sets after it change nothing")
+    func failedObjectValueInASet() throws {
+        func realm() throws -> Realm {
+            try Realm(configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
+                                                         objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self]))
+        }
+        let (mine, other) = (try realm(), try realm())
+        try mine.write { mine.add(NoteDog(value: ["id": 1, "name": "Rex", "age": 3])) }
+        let stranger = NotePerson(value: ["id": 7, "name": "Ann"])
+        try other.write { other.add(stranger) }
+        let dog = mine.object(ofType: NoteDog.self, forPrimaryKey: 1)!
+        let error = errCapture("a link to another Realm's object") {
+            try mine.write {
+                dog.owner = stranger
+                dog.name = "after"
+                dog.age = 9
+            }
+        }
+        #expect(error?.code == Realm.Error.invalidInput)
+        #expect(error?.message.hasPrefix("Object is already managed by another Realm") == true)
+        #expect(dog.owner == nil && dog.name == "Rex" && dog.age == 3)
+    }
+
     // MARK: Size limits
 
     @Test("A String of 16,777,199 UTF-8 bytes is stored; one of 16,777,200 makes write throw")

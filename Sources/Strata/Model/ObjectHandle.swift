@@ -98,16 +98,17 @@ struct ObjectHandle {
     /// Writes a property; user-caused failures cancel the write and are thrown by `write {}`.
     @usableFromInline
     func write<V: _Persistable>(_ value: V, property: Int) {
-        let context = realm.requireWrite(modifying: "object")
-        guard realm.writeIsLive else { return }
-        let info = table.classInfo
-        if info.primaryKey == property {
+        // The Realm's state is read once (a property set is a hot path): thread, write and
+        // failure checks, then the transaction.
+        guard let transaction = realm.liveTransaction(modifying: "object") else { return }
+        if table.classInfo.primaryKey == property {
             realm.recordWriteFailure(Realm.Error(Realm.Error.invalidInput,
                                                  "Primary key can't be changed after an object is inserted."))
             return
         }
-        let stored = value._rlmToStored(context)
-        store(stored, property: property)
+        // Converting an object value may add it, and a failure there cancels the transaction:
+        // the set then throws on the closed transaction and the first failure stands.
+        store(value._rlmToStored(_WriteContext(realm: realm, update: .error)), property: property, in: transaction)
     }
 
     /// Writes a loosely typed value (the dynamic API).
@@ -129,7 +130,8 @@ struct ObjectHandle {
             ?? Self.stored(value, as: dynamicType, context) else {
             preconditionFailure(ObjectValueFiller.invalidValue(value, for: described, of: info).message)
         }
-        store(stored, property: property)
+        guard let transaction = realm.transaction else { return }
+        store(stored, property: property, in: transaction)
     }
 
     /// Converts a loosely typed value to `type` and then for storage.
@@ -137,8 +139,7 @@ struct ObjectHandle {
         V._rlmFromAny(value)?._rlmToStored(context)
     }
 
-    private func store(_ stored: StrataEngine.Value, property: Int) {
-        guard realm.writeIsLive, let transaction = realm.transaction else { return }
+    private func store(_ stored: StrataEngine.Value, property: Int, in transaction: WriteTransaction) {
         let column = table.columns[property]
         guard column >= 0 else { return }
         do {

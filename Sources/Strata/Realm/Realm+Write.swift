@@ -130,6 +130,20 @@ extension Realm {
         }
     }
 
+    /// ``requireWrite(modifying:)`` for a property set: the same checks and traps, reading the
+    /// Realm's state once, and the open transaction, or nil when an earlier failure cancelled it
+    /// (the set is then dropped, as every mutation after a failure is).
+    func liveTransaction(modifying what: String) -> WriteTransaction? {
+        let state = self.state
+        guard state.isOnOwningThread else { preconditionFailure("Realm accessed from incorrect thread.") }
+        switch state.writeState {
+        case .active(let transaction): return transaction
+        case .failed: return nil
+        case .none: _ = requireWrite(modifying: what)  // traps with the message for `what`
+        }
+        return nil
+    }
+
     /// Traps unless a write transaction is open, with Realm's message for `what`.
     func requireWrite(modifying what: String) -> _WriteContext {
         verifyThread()

@@ -231,7 +231,6 @@ public final class Realm {
 
     // MARK: - Tables
 
-    /// The table of a model class, or nil when the file has none yet.
     /// The table of the model class `type`: without the class registry's lock (a lookup in this
     /// Realm's own cache) once this Realm has used the class.
     func tableInfo(ofType type: ObjectBase.Type) -> TableInfo? {
@@ -239,6 +238,7 @@ public final class Realm {
         return tableInfo(for: ClassInfo.known(type))
     }
 
+    /// The table of a model class, or nil when the file has none yet.
     func tableInfo(for info: ClassInfo) -> TableInfo? {
         if let known = tableInfos[ObjectIdentifier(info.type)] { return known }
         guard let table = readSnapshot.table(named: info.className) else { return nil }
