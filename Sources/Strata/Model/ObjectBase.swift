@@ -112,8 +112,8 @@ open class ObjectBase: CustomStringConvertible {
         // of calling each property's accessor through its existential type.
         let base = Unmanaged.passUnretained(self).toOpaque()
         let owner: Unmanaged<ObjectBase>? = Unmanaged.passUnretained(self)
-        for (index, property) in handle.table.classInfo.properties.enumerated() {
-            let storage = base.advanced(by: property.offset)
+        for (index, offset) in handle.table.classInfo.propertyOffsets.enumerated() {
+            let storage = base.advanced(by: offset)
             storage.storeBytes(of: index, toByteOffset: PersistedLayout.propertyOffset, as: Int.self)
             storage.storeBytes(of: owner, toByteOffset: PersistedLayout.ownerOffset, as: Unmanaged<ObjectBase>?.self)
         }
@@ -125,9 +125,8 @@ open class ObjectBase: CustomStringConvertible {
         boundTable = handle.table.key
         boundKey = handle.key
         boundRealm = Unmanaged.passUnretained(handle.realm)
-        let state = handle.realm.state
-        boundChanges = state.changes.value
-        boundThread = state.isFrozen ? nil : state.confinedThread
+        boundChanges = handle.realm.changeCount
+        boundThread = handle.realm.fastReadThread
     }
 
     // MARK: - Dynamic access

@@ -27,6 +27,12 @@ public final class Realm {
     /// The version, write transaction and table cache, shared by every `Realm` of this store
     /// opened on this thread (Realm Swift caches instances per thread; see `RealmState`).
     let state: RealmState
+    /// The state's change count (``RealmState/changes``) and the thread whose cached property
+    /// reads need no further check (nil for frozen states and other confinements), copied here
+    /// for binding accessors: reading them through `state` retains it, and the state's reference
+    /// count lives in a side table (it is weakly referenced), where a retain is slow.
+    let changeCount: UnsafeMutablePointer<UInt64>
+    let fastReadThread: pthread_t?
 
     private var pinned: PinnedSnapshot? {
         get { state.pinned }
@@ -133,6 +139,7 @@ public final class Realm {
             try Self.compactOnLaunchIfAsked(store, configuration)
             let (state, isNew) = try confine(store)
             self.state = state
+            (changeCount, fastReadThread) = Self.bindingParts(of: state)
             if isNew {
                 state.configuration = configuration
                 try SchemaSetup(realm: self).run()
@@ -148,6 +155,11 @@ public final class Realm {
         self.configuration = configuration
         store = state.store
         self.state = state
+        (changeCount, fastReadThread) = Self.bindingParts(of: state)
+    }
+
+    private static func bindingParts(of state: RealmState) -> (UnsafeMutablePointer<UInt64>, pthread_t?) {
+        (state.changes.value, state.isFrozen ? nil : state.confinedThread)
     }
 
     // MARK: - Versions

@@ -45,11 +45,15 @@ final class ClassInfo: Sendable {
     let primaryKey: Int?
     let isEmbedded: Bool
     let propertyIndex: [String: Int]
+    /// Each property's storage offset, in property order: what binding an accessor reads (without
+    /// copying each `PropertyInfo`).
+    let propertyOffsets: [Int]
 
     private init(type: ObjectBase.Type, properties: [PropertyInfo], primaryKey: Int?) {
         self.type = type
         className = type.className()
         self.properties = properties
+        propertyOffsets = properties.map(\.offset)
         self.primaryKey = primaryKey
         isEmbedded = type is EmbeddedObject.Type
         propertyIndex = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })

@@ -209,6 +209,25 @@ extension SortedTree.Node {
         return true
     }
 
+    /// ``forEach(from:_:)`` over the keys alone: a leaf's values are not copied out, so a walk
+    /// over keys retains nothing per entry.
+    func forEachKey(from bound: Key?, _ body: (Key) throws -> Bool) rethrows -> Bool {
+        if let (keys, _) = scannedEntries() {
+            return try keys.withUnsafeBufferPointer { keys in
+                for index in (bound.map { SortedTree.Node.lowerBound($0, in: keys) } ?? 0)..<keys.count {
+                    guard try body(keys[index]) else { return false }
+                }
+                return true
+            }
+        }
+        let children = self.children
+        let start = bound.map { upperBound($0) } ?? 0
+        for slot in start..<children.count {
+            guard try children[slot].forEachKey(from: slot == start ? bound : nil, body) else { return false }
+        }
+        return true
+    }
+
     func appendKeys(to result: inout [Key]) {
         guard let (keys, _) = scannedEntries() else {
             for child in children { child.appendKeys(to: &result) }

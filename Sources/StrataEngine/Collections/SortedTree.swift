@@ -190,7 +190,7 @@ package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable
         guard position < self.count, count > 0 else { return [] }
         var found: [Key] = []
         found.reserveCapacity(Swift.min(count, self.count - position))
-        forEach(from: element(at: position).key) { key, _ in
+        _ = root.forEachKey(from: element(at: position).key) { key in
             found.append(key)
             return found.count < count
         }
@@ -204,7 +204,7 @@ package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable
         var found: [Key] = []
         found.reserveCapacity(Swift.min(count, self.count))
         guard count > 0 else { return found }
-        forEach(from: key) { next, _ in
+        _ = root.forEachKey(from: key) { next in
             if next == key { return true }
             found.append(next)
             return found.count < count
