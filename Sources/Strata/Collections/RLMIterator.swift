@@ -62,7 +62,8 @@ extension ResultsRows {
 /// scan's key order) share one descent of the tree, instead of each object's first property read
 /// looking its row up alone, and the keys of every object of a table are read along its leaves.
 private final class RowBatch {
-    /// Elements read per batch: a leaf's worth.
+    /// Elements read per batch: a leaf's worth (a walk through every object reads whole leaves,
+    /// at least this many).
     private static let size = 64
     private let rows: ResultsRows
     private let table: TableKey
@@ -73,6 +74,8 @@ private final class RowBatch {
     /// Realm, whose objects do not cache rows.
     private var batch: [Row?] = []
     private var readKey = RealmState.noReadKey
+    /// The rows a walk through every object read with `keys`, at the table's evaluated version.
+    private var walkedRows: [Row?]?
 
     init(rows: ResultsRows, table: TableKey) {
         self.rows = rows
@@ -85,10 +88,12 @@ private final class RowBatch {
     func entry(at position: Int, realm: Realm) -> (ObjectKey, Row?, UInt64) {
         if position < start || position >= start + keys.count {
             if position == start + keys.count, case .table(let table) = rows, let last = keys.last {
-                // The next batch of a walk through every object: on from the last key read.
-                keys = table.objects(after: last, count: Swift.min(Self.size, rows.count - position))
+                // The next batch of a walk through every object: on from the last key read, the
+                // rows read in the same pass (a leaf read through a full cache is read once).
+                (keys, walkedRows) = table.objectsAndRows(after: last, count: Self.size)
             } else {
                 keys = rows.keys(from: position, count: Self.size)
+                walkedRows = nil
             }
             start = position
             readKey = RealmState.noReadKey
@@ -97,10 +102,13 @@ private final class RowBatch {
         guard !state.isFrozen else { return (keys[position - start], nil, readKey) }
         let currentKey = state.readKey
         if currentKey != readKey {
-            if case .objects(_, let scanned?) = rows, scanned.readKey == currentKey {
+            let current = realm.readSnapshot.table(table)
+            if case .objects(let all, let scanned?) = rows, scanned.readKey == currentKey, scanned.rows.count == all.count {
                 batch = Array(scanned.rows[start..<(start + keys.count)])
+            } else if let walkedRows, case .table(let evaluated) = rows, let current, current.isUnchanged(from: evaluated) {
+                batch = walkedRows
             } else {
-                batch = realm.readSnapshot.table(table)?.rows(keys) ?? []
+                batch = current?.rows(keys) ?? []
             }
             readKey = currentKey
         }

@@ -209,6 +209,21 @@ extension SortedTree.Node {
         return true
     }
 
+    /// ``forEach(from:_:)`` a leaf at a time: `body` gets each leaf's keys and values from
+    /// `bound` on, and stops the walk by returning false.
+    func forEachLeaf(from bound: Key?, _ body: (ArraySlice<Key>, ArraySlice<Value>) throws -> Bool) rethrows -> Bool {
+        if let (keys, values) = scannedEntries() {
+            let first = bound.map { SortedTree.Node.lowerBound($0, in: keys) } ?? 0
+            return try body(keys[first...], values[first...])
+        }
+        let children = self.children
+        let start = bound.map { upperBound($0) } ?? 0
+        for slot in start..<children.count {
+            guard try children[slot].forEachLeaf(from: slot == start ? bound : nil, body) else { return false }
+        }
+        return true
+    }
+
     /// ``forEach(from:_:)`` over the keys alone: a leaf's values are not copied out, so a walk
     /// over keys retains nothing per entry.
     func forEachKey(from bound: Key?, _ body: (Key) throws -> Bool) rethrows -> Bool {

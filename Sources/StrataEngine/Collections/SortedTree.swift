@@ -240,6 +240,14 @@ package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable
         try root.forEachLeaf(body)
     }
 
+    /// Calls `body` with the entries of each leaf whose keys are `>= lowerBound`, a leaf at a
+    /// time in ascending order (the first leaf's entries below `lowerBound` left out), until
+    /// `body` returns false. A leaf that a full cache reads through is read once.
+    /// - Complexity: O(log n + k) for k visited entries.
+    package func forEachLeaf(from lowerBound: Key, _ body: (ArraySlice<Key>, ArraySlice<Value>) throws -> Bool) rethrows {
+        _ = try root.forEachLeaf(from: lowerBound, body)
+    }
+
     /// Calls `body` with the entries whose keys are `>= lowerBound`, in ascending order,
     /// stopping as soon as `body` returns false.
     /// - Complexity: O(log n + k) for k visited entries.

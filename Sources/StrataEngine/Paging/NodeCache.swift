@@ -1,3 +1,4 @@
+import Synchronization
 import StrataSupport
 
 /// A tree leaf a ``NodeCache`` can hold and evict (a ``SortedTree/Node`` of any tree).
@@ -67,6 +68,13 @@ final class NodeCache: Sendable {
 
     /// How many leaves were evicted since the cache was made.
     var evictions: Int { state.withLockedValue { $0.evictions } }
+
+    /// How many tree nodes were read from the store's pages since the cache was made.
+    var nodeReads: Int { reads.load(ordering: .relaxed) }
+    private let reads = Atomic<Int>(0)
+
+    /// Counts one node read from its pages.
+    func noteRead() { reads.wrappingAdd(1, ordering: .relaxed) }
 
     /// Admits a leaf just made resident, then sweeps if the cache is over capacity.
     func admit(_ node: any CachedNode) {

@@ -197,6 +197,7 @@ extension SortedTree {
         ///   damaged or of the wrong kind, the node is malformed, its keys are out of order, a
         ///   value fails the tree's check, or the counts disagree with `count`.
         func read(_ extent: PageExtent, _ count: Int) throws -> (node: Node, bytes: Int) {
+            cache?.noteRead()
             let (kind, image) = try file.readImage(extent, kinds: [.treeLeaf, .treeBranch])
             let node: Node = try image.withUnsafeBytes { raw in
                 var reader = ByteReader(raw, origin: file.path, originOffset: extent.first * UInt64(file.pageSize))

@@ -76,6 +76,9 @@ extension Store {
         files?.cache.map { ($0.residentBytes, $0.evictions) }
     }
 
+    /// How many tree nodes the store read from its page file since it opened (nil in memory).
+    package var nodeReads: Int? { files?.cache?.nodeReads }
+
     private func writeCheckpoint(_ files: StoreFiles, compacting: Bool = false) throws {
         acquireWriteGate()
         let snapshot: Snapshot

@@ -192,10 +192,30 @@ package struct Table: Sendable {
     /// - Complexity: O(log n + count).
     package func objects(from position: Int, count: Int) -> [ObjectKey] { rows.keys(from: position, count: count) }
 
-    /// Up to `count` objects after `object` in key order: the next batch of an iteration.
+    /// The objects after `object` in key order, with their rows, whole leaves at a time until
+    /// there are at least `count` (or none are left): the next batch of an iteration that reads
+    /// the rows too. Each leaf is read once, even through a full cache, and the next batch starts
+    /// in the leaf after this one's last (the walk searches from the key after `object`).
     ///
-    /// - Complexity: O(log n + count).
-    package func objects(after object: ObjectKey, count: Int) -> [ObjectKey] { rows.keys(after: object, count: count) }
+    /// - Complexity: O(log n + the objects returned).
+    package func objectsAndRows(after object: ObjectKey, count: Int) -> (objects: [ObjectKey], rows: [Row?]) {
+        var objects: [ObjectKey] = [], found: [Row?] = []
+        guard count > 0, object.rawValue < Int64.max else { return (objects, found) }
+        objects.reserveCapacity(count)
+        found.reserveCapacity(count)
+        rows.forEachLeaf(from: ObjectKey(object.rawValue + 1)) { keys, rows in
+            objects.append(contentsOf: keys)
+            for row in rows { found.append(row) }
+            return objects.count < count
+        }
+        return (objects, found)
+    }
+
+    /// Whether `other` is this table at the same version: a copy of it that nothing changed
+    /// since (they share their storage), so its rows are this table's.
+    ///
+    /// - Complexity: O(1).
+    package func isUnchanged(from other: Table) -> Bool { key == other.key && storage === other.storage }
 
     /// The object at `position` in key order.
     ///

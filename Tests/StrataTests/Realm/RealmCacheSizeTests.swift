@@ -54,6 +54,29 @@ struct RealmCacheSizeTests {
         }
     }
 
+    @Test("iterating every object of a Realm larger than its cache reads each leaf once, as a scan does")
+    func iterationReadsEachLeafOnce() throws {
+        try withTemporaryDirectory { directory in
+            var configuration = try Self.checkpointedStore(at: directory.file("reads.realm"))
+            // A quarter of the table: fine-grained enough for the cache to stay full as leaves
+            // come and go (a full cache is what makes a scan read leaves through it).
+            configuration.cacheSize = 256 << 10
+            let realm = try Realm(configuration: configuration)
+            // Fills the cache, so that the reads below go through it without being kept.
+            for item in realm.objects(CacheItem.self) { _ = item.payload }
+            var before = try #require(realm.store.nodeReads)
+            realm.readSnapshot.table(named: "CacheItem")!.forEachRow { _, _ in }
+            let scanReads = try #require(realm.store.nodeReads) - before
+            before = try #require(realm.store.nodeReads)
+            var bytes = 0
+            for item in realm.objects(CacheItem.self) { bytes += item.payload.utf8.count }
+            let iterationReads = try #require(realm.store.nodeReads) - before
+            #expect(bytes == 4_000 * 200)
+            #expect(scanReads > 20, "the table's leaves do not fit the cache")
+            #expect(iterationReads <= scanReads + scanReads / 10, "\(iterationReads) reads, a scan takes \(scanReads)")
+        }
+    }
+
     @Test("iterating every object goes on over the version it began at after refreshes past checkpoints that reuse its pages")
     func iterationOutlivesCheckpoints() throws {
         try withTemporaryDirectory { directory in
