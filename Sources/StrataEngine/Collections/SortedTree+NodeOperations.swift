@@ -193,24 +193,9 @@ extension SortedTree.Node {
         }
     }
 
-    /// Visits the entries with keys `>= bound` (all if nil); returns false if `body` stopped.
-    func forEach(from bound: Key?, _ body: (Key, Value) throws -> Bool) rethrows -> Bool {
-        if let (keys, values) = scannedEntries() {
-            for index in (bound.map { SortedTree.Node.lowerBound($0, in: keys) } ?? 0)..<keys.count {
-                guard try body(keys[index], values[index]) else { return false }
-            }
-            return true
-        }
-        let children = self.children
-        let start = bound.map { upperBound($0) } ?? 0
-        for slot in start..<children.count {
-            guard try children[slot].forEach(from: slot == start ? bound : nil, body) else { return false }
-        }
-        return true
-    }
-
-    /// ``forEach(from:_:)`` a leaf at a time: `body` gets each leaf's keys and values from
-    /// `bound` on, and stops the walk by returning false.
+    /// Visits the leaves holding keys `>= bound` (all if nil), in order: `body` gets each leaf's
+    /// keys and values from `bound` on (one read of the leaf, through a full cache without
+    /// keeping it), and stops the walk by returning false; returns false if `body` stopped.
     func forEachLeaf(from bound: Key?, _ body: (ArraySlice<Key>, ArraySlice<Value>) throws -> Bool) rethrows -> Bool {
         if let (keys, values) = scannedEntries() {
             let first = bound.map { SortedTree.Node.lowerBound($0, in: keys) } ?? 0
@@ -224,23 +209,21 @@ extension SortedTree.Node {
         return true
     }
 
-    /// ``forEach(from:_:)`` over the keys alone: a leaf's values are not copied out, so a walk
+    /// Visits the entries with keys `>= bound` (all if nil); returns false if `body` stopped.
+    func forEach(from bound: Key?, _ body: (Key, Value) throws -> Bool) rethrows -> Bool {
+        try forEachLeaf(from: bound) { keys, values in
+            for (key, value) in zip(keys, values) { guard try body(key, value) else { return false } }
+            return true
+        }
+    }
+
+    /// ``forEach(from:_:)`` over the keys alone: no value is copied out of its leaf, so a walk
     /// over keys retains nothing per entry.
     func forEachKey(from bound: Key?, _ body: (Key) throws -> Bool) rethrows -> Bool {
-        if let (keys, _) = scannedEntries() {
-            return try keys.withUnsafeBufferPointer { keys in
-                for index in (bound.map { SortedTree.Node.lowerBound($0, in: keys) } ?? 0)..<keys.count {
-                    guard try body(keys[index]) else { return false }
-                }
-                return true
-            }
+        try forEachLeaf(from: bound) { keys, _ in
+            for key in keys { guard try body(key) else { return false } }
+            return true
         }
-        let children = self.children
-        let start = bound.map { upperBound($0) } ?? 0
-        for slot in start..<children.count {
-            guard try children[slot].forEachKey(from: slot == start ? bound : nil, body) else { return false }
-        }
-        return true
     }
 
     func appendKeys(to result: inout [Key]) {
