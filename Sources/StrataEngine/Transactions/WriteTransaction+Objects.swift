@@ -66,9 +66,7 @@ extension WriteTransaction {
     package func setValue(_ value: Value, at path: PropertyPath) throws {
         // The most common set: a scalar that fits a plain scalar column other than the primary
         // key. Nothing depends on the old value, so the row is looked up once, by the instruction.
-        // (The table copy read here is dropped before `record`: a copy alive across it would make
-        // the table's trees shared and the set a path copy.)
-        if snapshot.tables[path.table]?.plainScalarCheck(path.column)?.admits(value) == true {
+        if isPlainScalarSet(value, at: path) {
             try recordSet(value, at: path)
             return
         }
@@ -96,6 +94,14 @@ extension WriteTransaction {
         if value != old { try requireUnowned(value, for: column) }
         try record(.setValue(path, value))
         if value != old { try eraseOwnedObjects(in: old, of: column, keeping: value) }
+    }
+
+    /// Whether `value` fits the plain scalar column at `path` (not the primary key). A function of
+    /// its own so that the table copy it reads is released before the set is recorded: a copy
+    /// alive across `record` makes the table's storage shared, and the set then copies the
+    /// storage and every node on the row's path.
+    private func isPlainScalarSet(_ value: Value, at path: PropertyPath) -> Bool {
+        snapshot.tables[path.table]?.plainScalarCheck(path.column)?.admits(value) == true
     }
 
     /// Records a set that needs no check of the old value, naming a missing object as the
