@@ -102,17 +102,23 @@ private final class RowBatch {
         guard !state.isFrozen else { return (keys[position - start], nil, readKey) }
         let currentKey = state.readKey
         if currentKey != readKey {
-            let current = realm.readSnapshot.table(table)
-            if case .objects(let all, let scanned?) = rows, scanned.readKey == currentKey, scanned.rows.count == all.count {
-                batch = Array(scanned.rows[start..<(start + keys.count)])
-            } else if let walkedRows, case .table(let evaluated) = rows, let current, current.isUnchanged(from: evaluated) {
-                batch = walkedRows
-            } else {
-                batch = current?.rows(keys) ?? []
-            }
+            batch = rowsOfBatch(at: currentKey, realm: realm)
             readKey = currentKey
         }
         let index = position - start
         return (keys[index], index < batch.count ? batch[index] : nil, currentKey)
+    }
+
+    /// The rows of this batch's keys at `currentKey`: the ones the query kept or the walk read
+    /// when they are still current, otherwise looked up in the Realm's snapshot.
+    private func rowsOfBatch(at currentKey: UInt64, realm: Realm) -> [Row?] {
+        if case .objects(let all, let scanned?) = rows, scanned.readKey == currentKey, scanned.rows.count == all.count {
+            return Array(scanned.rows[start..<(start + keys.count)])
+        }
+        let current = realm.readSnapshot.table(table)
+        if let walkedRows, case .table(let evaluated) = rows, let current, current.isUnchanged(from: evaluated) {
+            return walkedRows
+        }
+        return current?.rows(keys) ?? []
     }
 }
