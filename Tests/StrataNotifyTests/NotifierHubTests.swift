@@ -75,3 +75,49 @@ struct NotifierHubTests {
         #expect(clockSaw.withLockedValue { $0 } == blockedVersion)
     }
 }
+
+@Suite("Notifier hub: letting go of the store")
+struct NotifierHubReleaseTests {
+    @Test("once the last registration goes, the hub no longer holds the store (no waiting for the worker to wake)")
+    func lastUnregisterReleasesTheStore() throws {
+        for round in 0..<20 {
+            weak var released: Store?
+            try {
+                let store = try Store.open(StoreConfiguration(location: .inMemory(identifier: UUID().uuidString)))
+                released = store
+                let table = try store.write { try $0.createTable(TableSchema(name: "T", columns: [ColumnSchema("n", .int)])) }
+                let hub = NotifierHub.hub(for: store)
+                let target = NotificationTarget(scheduler: DispatchQueueScheduler(queue: DispatchQueue(label: "hub-release")))
+                let notifier = RecordingNotifier()
+                hub.register(notifier, target: target)
+                _ = try store.write { try $0.insertObject(into: table, values: [.int(1)]) }
+                #expect(notifier.waitForVersion(store.currentSnapshot.version))
+                hub.unregister(notifier)
+            }()
+            // The worker pinned the version it prepared; the hub must have dropped that pin (and
+            // the worker any reference of its pass) by the time `unregister` returned.
+            #expect(released == nil, "round \(round): the store outlived its last registration")
+        }
+    }
+
+    @Test("releasing the last target lets go of the store too")
+    func lastTargetReleaseReleasesTheStore() throws {
+        weak var released: Store?
+        try {
+            let store = try Store.open(StoreConfiguration(location: .inMemory(identifier: UUID().uuidString)))
+            released = store
+            let table = try store.write { try $0.createTable(TableSchema(name: "T", columns: [ColumnSchema("n", .int)])) }
+            let hub = NotifierHub.hub(for: store)
+            let delivered = DispatchSemaphore(value: 0)
+            let queue = DispatchQueue(label: "hub-release-target")
+            let target = NotificationTarget(scheduler: DispatchQueueScheduler(queue: queue))
+            target.setHandler { delivered.signal() }
+            hub.retainTarget(target)
+            _ = try store.write { try $0.insertObject(into: table, values: [.int(1)]) }
+            #expect(delivered.wait(timeout: .now() + 10) == .success)
+            hub.releaseTarget(target)
+            queue.sync {}
+        }()
+        #expect(released == nil, "the store outlived its last target")
+    }
+}

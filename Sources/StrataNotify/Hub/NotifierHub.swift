@@ -8,6 +8,12 @@ import StrataSupport
 ///
 /// Change sets are computed here, not on the committing thread and not on the delivering one.
 /// The worker thread runs while something is registered and exits when nothing is.
+///
+/// The hub keeps its store alive only while something is registered: when the last
+/// registration goes, ``unregister(_:)`` / ``releaseTarget(_:)`` wait for a pass the worker is in
+/// to end and drop the hub's pinned version before they return, so closing a store's last Realm
+/// closes the store there and then (a new Realm opens it afresh; `Realm.deleteFiles(for:)` may
+/// run) instead of whenever the worker thread next wakes.
 package final class NotifierHub: @unchecked Sendable {
     // Safety: mutable state is inside `state`; `store` is weak and only read.
 
@@ -22,8 +28,15 @@ package final class NotifierHub: @unchecked Sendable {
         var processed: UInt64 = 0
         var dirty = false
         var running = false
+        /// Whether the worker is in a pass (between taking its work and releasing everything
+        /// the pass referenced: the store, the notifiers, the targets, the new pin).
+        var inPass = false
+        /// The worker thread, while it runs.
+        var worker: ObjectIdentifier?
         /// The version the worker last prepared, pinned.
         var latest: PinnedSnapshot?
+
+        var isEmpty: Bool { targets.isEmpty && notifiers.isEmpty }
     }
 
     private init(store: Store) {
@@ -57,13 +70,16 @@ package final class NotifierHub: @unchecked Sendable {
         state.broadcast()
     }
 
-    /// Stops computing for `notifier`.
+    /// Stops computing for `notifier`; when nothing else is registered, returns once the hub no
+    /// longer references the store.
     package func unregister(_ notifier: any AnyNotifier) {
-        state.withLockedValue { state in
-            guard let entry = state.notifiers.removeValue(forKey: ObjectIdentifier(notifier)) else { return }
+        let removed = state.withLockedValue { state -> (any AnyNotifier, NotificationTarget)? in
+            guard let entry = state.notifiers.removeValue(forKey: ObjectIdentifier(notifier)) else { return nil }
             releaseTarget(entry.target, in: &state)
+            return entry
         }
         state.broadcast()
+        if removed != nil { letGoIfEmpty() }
     }
 
     /// Keeps `target` informed of every new version (Realm-level observers), until
@@ -77,10 +93,24 @@ package final class NotifierHub: @unchecked Sendable {
         state.broadcast()
     }
 
-    /// Balances ``retainTarget(_:)``.
+    /// Balances ``retainTarget(_:)``; when nothing else is registered, returns once the hub no
+    /// longer references the store.
     package func releaseTarget(_ target: NotificationTarget) {
         state.withLockedValue { releaseTarget(target, in: &$0) }
         state.broadcast()
+        letGoIfEmpty()
+    }
+
+    /// When nothing is registered: waits for a pass the worker is in to end (it holds the store,
+    /// the notifiers and a new pin until then), then releases the hub's pinned version. Pins are
+    /// released under the hub's lock, by whichever thread drops them (the worker when it exits
+    /// too), so once this returns no release of the store is still under way elsewhere. Not on
+    /// the worker thread itself (a pass can release a Realm), which would wait for itself.
+    private func letGoIfEmpty() {
+        let me = ObjectIdentifier(Thread.current)
+        state.wait(until: { !$0.isEmpty || !$0.inPass || $0.worker == me }) { state in
+            if state.isEmpty, !state.inPass { state.latest = nil }
+        }
     }
 
     private func releaseTarget(_ target: NotificationTarget, in state: inout HubState) {
@@ -106,32 +136,57 @@ package final class NotifierHub: @unchecked Sendable {
     }
 
     private func runWorker() {
+        state.withLockedValue { $0.worker = ObjectIdentifier(Thread.current) }
         while true {
-            let work = state.wait(until: { $0.dirty || $0.requested > $0.processed || $0.targets.isEmpty }) { state in
-                if state.targets.isEmpty && state.notifiers.isEmpty {
-                    state.running = false
-                    state.latest = nil
-                    return nil as (notifiers: [any AnyNotifier], targets: [NotificationTarget])?
-                }
-                state.dirty = false
-                return (state.notifiers.values.map(\.notifier), state.targets.values.map(\.target))
-            }
-            guard let work, let store else { return }
-            let pin = store.pinForNotifier()
-            // A version is prepared only once the hub's publish observer has run for it: the
-            // store's publish observers run in registration order, so no notification is
-            // delivered before an observer registered ahead of the hub (a commit clock, say) has
-            // seen the commit. The pin may be ahead when the worker woke for an earlier version.
-            state.wait(until: { $0.requested >= pin.version || ($0.targets.isEmpty && $0.notifiers.isEmpty) }) { _ in }
-            for notifier in work.notifiers { notifier.prepare(to: pin, store: store) }
-            let advanced = state.withLockedValue { state -> Bool in
-                state.processed = max(state.processed, pin.version)
-                defer { state.latest = pin }
-                return state.latest?.version != pin.version
-            }
-            for target in work.targets {
-                if advanced || !work.notifiers.isEmpty { target.requestDelivery() }
-            }
+            // Everything a pass references is released when `runPass` returns, before the pass
+            // counts as over (`letGoIfEmpty` waits for that).
+            guard runPass() else { return }
+            state.withLockedValue { $0.inPass = false }
+            state.broadcast()
         }
+    }
+
+    /// Waits for work, then brings every notifier up to the newest published version and asks
+    /// the targets to deliver; returns `false` when nothing is registered any more, or the store
+    /// is gone (the worker then exits).
+    private func runPass() -> Bool {
+        let work = state.wait(until: { $0.dirty || $0.requested > $0.processed || $0.isEmpty }) { state in
+            if state.isEmpty {
+                // The pin is released under the lock: see `letGoIfEmpty`.
+                state.running = false
+                state.worker = nil
+                state.latest = nil
+                return nil as (notifiers: [any AnyNotifier], targets: [NotificationTarget])?
+            }
+            state.dirty = false
+            state.inPass = true
+            return (state.notifiers.values.map(\.notifier), state.targets.values.map(\.target))
+        }
+        guard let work else { return false }
+        guard let store else {
+            // The store is gone (nothing can commit or register any more): the worker exits.
+            state.withLockedValue { state in
+                state.inPass = false
+                state.worker = nil
+            }
+            state.broadcast()
+            return false
+        }
+        let pin = store.pinForNotifier()
+        // A version is prepared only once the hub's publish observer has run for it: the
+        // store's publish observers run in registration order, so no notification is
+        // delivered before an observer registered ahead of the hub (a commit clock, say) has
+        // seen the commit. The pin may be ahead when the worker woke for an earlier version.
+        state.wait(until: { $0.requested >= pin.version || $0.isEmpty }) { _ in }
+        for notifier in work.notifiers { notifier.prepare(to: pin, store: store) }
+        let advanced = state.withLockedValue { state -> Bool in
+            state.processed = max(state.processed, pin.version)
+            defer { state.latest = pin }
+            return state.latest?.version != pin.version
+        }
+        for target in work.targets {
+            if advanced || !work.notifiers.isEmpty { target.requestDelivery() }
+        }
+        return true
     }
 }

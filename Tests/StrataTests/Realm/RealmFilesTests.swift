@@ -85,6 +85,34 @@ struct RealmFilesTests {
         }
     }
 
+    @Test("deleteFiles(for:) succeeds as soon as the last Realm is released, also one whose notifications ran")
+    func deleteFilesRightAfterANotifiedRealm() throws {
+        try withTemporaryDirectory { directory in
+            let config = fileConfig(directory)
+            for round in 0..<10 {
+                let queue = DispatchQueue(label: "files-notified")
+                let changes = DispatchSemaphore(value: 0)
+                let realm = try queue.sync { UncheckedBox(try Optional(Realm(configuration: config, queue: queue))) }
+                let token = queue.sync {
+                    UncheckedBox(realm.value?.objects(FilesItem.self).observe { _ in changes.signal() })
+                }
+                #expect(changes.wait(timeout: .now() + 10) == .success, "initial")
+                try queue.sync {
+                    try realm.value?.write { realm.value?.add(FilesItem(value: ["id": round, "name": "n"])) }
+                }
+                #expect(changes.wait(timeout: .now() + 10) == .success, "the change")
+                queue.sync {
+                    token.value?.invalidate()
+                    token.value = nil
+                    realm.value = nil
+                }
+                // The notifier worker pinned the version it computed: closing must let go of it
+                // before returning, or the file still counts as open here.
+                #expect(try Realm.deleteFiles(for: config), "round \(round)")
+            }
+        }
+    }
+
     @Test("deleteFiles(for:) throws alreadyOpen while another process has the Realm open, and deletes nothing")
     func deleteFilesOpenInAnotherProcess() async throws {
         let directory = try TemporaryDirectory.create()
