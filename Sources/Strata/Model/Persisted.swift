@@ -77,8 +77,11 @@ public struct Persisted<Value: _Persistable> {
     /// Reads and writes the property of the object that holds it.
     ///
     /// Always inlined into the model's accessors: the storage key path is then a literal the
-    /// optimizer turns into a direct field read, so the managed fast path is one field read and
-    /// one call, without key-path projection or generic metadata lookups.
+    /// optimizer turns into a direct field access, so the managed fast path is one field read and
+    /// one call, without key-path projection or generic metadata lookups. The key paths must not
+    /// escape into a call that is not inlined (the slow path gets the storage's address instead):
+    /// a key path passed on is instantiated (`swift_getKeyPath`, a retain and a release) on every
+    /// access, fast path included, which was most of the cost of reading an `Int`.
     @inlinable @inline(__always)
     public static subscript<EnclosingSelf: ObjectBase>(
         _enclosingInstance object: EnclosingSelf,
@@ -90,7 +93,7 @@ public struct Persisted<Value: _Persistable> {
             let property = object[keyPath: storageKeyPath].managedProperty
             if property >= 0 { return object.readManaged(property: property, as: Value.self) }
             if object.tracer == nil, case .unmanaged(let value) = object[keyPath: storageKeyPath].state { return value }
-            return unmanagedGet(object, storageKeyPath)
+            return withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) { unmanagedGet(object, $0) }
         }
         set {
             let property = object[keyPath: storageKeyPath].managedProperty
@@ -103,23 +106,18 @@ public struct Persisted<Value: _Persistable> {
         }
     }
 
-    /// The slow paths of the subscript: unmanaged objects and key-path tracing.
+    /// The slow paths of the subscript: unmanaged objects without a value yet, and key-path
+    /// tracing. `storage` is the property's storage inside `object`.
     @usableFromInline
-    static func unmanagedGet<EnclosingSelf: ObjectBase>(
-        _ object: EnclosingSelf, _ storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Self>
-    ) -> Value {
+    static func unmanagedGet(_ object: ObjectBase, _ storage: UnsafeMutablePointer<Self>) -> Value {
         precondition(object.handle == nil, "a managed object's property was not bound to its column")
         if let tracer = object.tracer {
             let base = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
-            let offset = withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) {
-                UnsafeMutableRawPointer($0) - base
-            }
-            tracer.record(offset: offset, in: type(of: object))
-            return Value._rlmTracePlaceholder(tracer) ?? object[keyPath: storageKeyPath].unmanagedValue()
+            tracer.record(offset: UnsafeMutableRawPointer(storage) - base, in: type(of: object))
+            return Value._rlmTracePlaceholder(tracer) ?? storage.pointee.unmanagedValue()
         }
-        return object[keyPath: storageKeyPath].unmanagedValue()
+        return storage.pointee.unmanagedValue()
     }
-
 
     /// The unmanaged value, computing and keeping the default on first use.
     mutating func unmanagedValue() -> Value {

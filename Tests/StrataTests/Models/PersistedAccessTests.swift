@@ -1,0 +1,61 @@
+import Foundation
+@testable import Strata
+import StrataTestSupport
+import Testing
+
+final class AccessOwner: Object {
+    @Persisted(primaryKey: true) var id: ObjectId
+    @Persisted var token: UUID
+    @Persisted var created: Date
+    @Persisted var count = 3
+    @Persisted var name: String
+    @Persisted var pet: AccessPet?
+}
+
+final class AccessPet: Object {
+    @Persisted var name: String
+    @Persisted var owner: AccessOwner?
+}
+
+/// The paths of `@Persisted`'s accessor other than a managed read: unmanaged values with and
+/// without a default, sets before and after `add`, and key-path tracing (the slow path gets the
+/// storage's address rather than its key path).
+@Suite("@Persisted accessor paths")
+struct PersistedAccessTests {
+    @Test("a property without a default keeps the default its first read made (ObjectId, UUID, Date)")
+    func lazyDefaultsAreKept() {
+        let owner = AccessOwner()
+        let id = owner.id, token = owner.token, created = owner.created
+        #expect(owner.id == id && owner.token == token && owner.created == created)
+        #expect(owner.count == 3 && owner.name == "" && owner.pet == nil)
+        #expect(AccessOwner().id != id, "each instance has its own default")
+    }
+
+    @Test("unmanaged sets are read back and added; managed reads and sets go to the Realm")
+    func unmanagedThenManaged() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "persisted-access-\(UUID())",
+                                                                 objectTypes: [AccessOwner.self, AccessPet.self]))
+        let owner = AccessOwner()
+        owner.name = "ann"
+        owner.count += 4
+        owner.pet = AccessPet(value: ["name": "rex"])
+        #expect(owner.name == "ann" && owner.count == 7 && owner.pet?.name == "rex")
+        let id = owner.id
+        try realm.write { realm.add(owner) }
+        let found = try #require(realm.object(ofType: AccessOwner.self, forPrimaryKey: id))
+        #expect(found.name == "ann" && found.count == 7 && found.pet?.name == "rex" && found.id == id)
+        try realm.write {
+            found.count += 1
+            found.pet?.owner = found
+        }
+        #expect(owner.count == 8 && found.pet?.owner?.name == "ann")
+    }
+
+    @Test("key paths name their properties, through links too")
+    func keyPathTracing() {
+        #expect(KeyPathTracer.dottedName(of: \AccessOwner.count) == "count")
+        #expect(KeyPathTracer.dottedName(of: \AccessOwner.id) == "id")
+        #expect(KeyPathTracer.dottedName(of: \AccessOwner.pet?.name) == "pet.name")
+        #expect(KeyPathTracer.dottedName(of: \AccessPet.owner?.pet?.owner?.created) == "owner.pet.owner.created")
+    }
+}
