@@ -221,14 +221,28 @@ final class StorePages: Sendable {
     ///   as they were.
     func checkpoint(_ snapshot: Snapshot, firstLogSegment: UInt64) throws {
         try state.withLockedValue { state in
-            let plan = Self.plan(snapshot, after: state, pageCount: file.header.checkpoint.pageCount,
-                                 layout: file.layout, firstLogSegment: firstLogSegment, rewritesAll: false)
-            try file.writeCheckpoint(plan.pages.writes, fields: plan.fields)
-            for record in plan.pages.written { record(file, cache) }
+            // The pages go to the file in batches as the changed trees are walked (see
+            // ``CheckpointPages/batchBytes``), so a checkpoint after many changes does not hold
+            // the encoding of every page it writes.
+            var planned: (written: [(PageFile, NodeCache?) -> Void], freedLeaves: [FreedLeaf], state: State)?
+            try file.writeCheckpoint { write in
+                try withoutActuallyEscaping(write) { write in
+                    var plan = Self.plan(snapshot, after: state, pageCount: file.header.checkpoint.pageCount,
+                                         layout: file.layout, firstLogSegment: firstLogSegment, rewritesAll: false,
+                                         sink: write)
+                    plan.pages.flush()
+                    if let failure = plan.pages.sinkFailure { throw failure }
+                    // Only what does not hold the sink leaves this closure.
+                    planned = (plan.pages.written, plan.pages.freedLeaves, plan.state)
+                    return plan.fields
+                }
+            }
+            guard let plan = planned else { return }
+            for record in plan.written { record(file, cache) }
             state = plan.state  // releases the previous checkpoint's snapshot
             // The freed pages are reused from the next checkpoint on, which cannot start before
             // this returns: the leaves an older snapshot still holds are read in time.
-            for leaf in plan.pages.freedLeaves { leaf.keepResidentIfHeld() }
+            for leaf in plan.freedLeaves { leaf.keepResidentIfHeld() }
         }
     }
 

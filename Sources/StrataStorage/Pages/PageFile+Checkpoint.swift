@@ -24,8 +24,10 @@ extension PageFile {
     /// any snapshot still read): pages are overwritten in place. In order: every page is written
     /// at its offset (the file grows as needed, to at least `fields.pageCount` pages), the file
     /// is synced (`fdatasync`), the slot the current header is not in is written with generation
-    /// + 1, the file is synced again, and the new header becomes current. The written pages are
-    /// put in the cache once they are synced.
+    /// + 1, the file is synced again, and the new header becomes current. Each page goes into the
+    /// cache once written (the cache only ever holds what the disk was given; the pages of a
+    /// checkpoint that fails stay unreachable, and the next one to use their numbers replaces
+    /// them).
     ///
     /// Crash and failure semantics: until the second sync finishes, a crash opens at the previous
     /// generation or (when the new slot reached the disk whole) the new one, each with all its
@@ -45,41 +47,93 @@ extension PageFile {
     ///   failure, until reopened.
     @discardableResult
     package func writeCheckpoint(_ pages: [PageWrite], fields: PageFileHeader.CheckpointFields) throws -> PageFileHeader {
+        try Self.validate(fields, pageSize: pageSize, path: path)
+        _ = try Self.checkedOrder(pages, pageCount: fields.pageCount, pageSize: pageSize, transform: transform,
+                                  path: path)
+        return try writeCheckpoint { write in
+            try write(pages)
+            return fields
+        }
+    }
+
+    /// Writes a checkpoint whose pages `produce` hands over in batches as it makes them, then
+    /// returns the new header's fields: a checkpoint that writes much holds one batch of pages at
+    /// a time, not all of them.
+    ///
+    /// The same order, crash and failure semantics as ``writeCheckpoint(_:fields:)``: every batch
+    /// is written as it comes (each page at most once over all batches), and once `produce`
+    /// returns, the file grows to the fields' page count and is synced, and only then is the new
+    /// header's slot written and synced. A page is checked as its batch comes, so an invalid one
+    /// throws after earlier batches were written (which no header reaches). The cache is bounded,
+    /// so putting the pages in it does not keep them all.
+    ///
+    /// - Parameter produce: called once, with the page file's write lock held, with a function
+    ///   that writes a batch of pages; returns the fields of the new header (whose page count
+    ///   must cover every page written). An error it throws ends the checkpoint before the
+    ///   header is written.
+    /// - Returns: the new header.
+    /// - Throws: as ``writeCheckpoint(_:fields:)``, and what `produce` throws.
+    @discardableResult
+    package func writeCheckpoint(
+        streaming produce: (_ write: ([PageWrite]) throws -> Void) throws -> PageFileHeader.CheckpointFields
+    ) throws -> PageFileHeader {
         guard !readOnly else {
             throw StrataError(.readOnly, "the page file \(path) was opened read-only", path: path)
         }
         return try writing.withLockedValue { (_: inout Void) throws -> PageFileHeader in
             try poison.check()
             let previous = header
-            try Self.validate(fields, pageSize: pageSize, path: path)
             guard previous.generation < UInt64.max else {
                 throw StrataError(.corruptFile, "page 0 of \(path) is damaged: its generation cannot grow", path: path,
                                   offset: 0)
             }
-            let order = try Self.checkedOrder(pages, pageCount: fields.pageCount, pageSize: pageSize,
-                                              transform: transform, path: path)
-            let next = PageFileHeader(generation: previous.generation + 1, pageSize: pageSize,
-                                      storeID: previous.storeID, checkpoint: fields,
-                                      transformID: previous.transformID)
+            let generation = previous.generation + 1
+            var written = Set<UInt64>()
+            var highest: UInt64 = 1
             // Until the slot is written, the disk's header is the previous one whatever happened
             // to the new pages, which no header reaches: a failure here leaves the file as it
             // was, and the next checkpoint writes its pages again (its sync covers them anew).
+            // A batch's page writes and the final sync are file errors; what `produce` throws
+            // otherwise passes through as it is.
+            func fileFailure(_ error: any Error) -> any Error {
+                error is StrataError ? error
+                    : StrataError(.fileAccess, "writing the pages of a checkpoint of \(path) failed: \(error)", path: path)
+            }
+            let fields = try produce { pages in
+                let order = try Self.checkedOrder(pages, pageCount: UInt64.max, pageSize: pageSize,
+                                                  transform: transform, path: path)
+                for page in pages {
+                    guard written.insert(page.number).inserted else {
+                        throw StrataError(.invalidInput, "a checkpoint cannot write page \(page.number) of "
+                                          + "\(path): it is given twice", path: path)
+                    }
+                    highest = max(highest, page.number)
+                }
+                do {
+                    try Self.writePages(pages, in: order, generation: generation, pageSize: pageSize,
+                                        transform: transform, to: file)
+                } catch {
+                    throw fileFailure(error)
+                }
+                for page in pages {
+                    cache.insert(PageFrame.Decoded(kind: page.kind, generation: generation, payload: page.payload),
+                                 number: page.number)
+                }
+            }
+            try Self.validate(fields, pageSize: pageSize, path: path)
+            guard highest < fields.pageCount else {
+                throw StrataError(.invalidInput, "a checkpoint cannot write page \(highest) of \(path): the page "
+                                  + "count is \(fields.pageCount)", path: path)
+            }
             do {
-                try Self.writePages(pages, in: order, generation: next.generation, pageSize: pageSize,
-                                    transform: transform, to: file)
                 let size = UInt64(pageSize) * fields.pageCount
                 if try file.size() < size { try file.truncate(to: size) }
                 try file.sync()
-            } catch let error as StrataError {
-                throw error
             } catch {
-                throw StrataError(.fileAccess, "writing the pages of a checkpoint of \(path) failed: \(error)",
-                                  path: path)
+                throw fileFailure(error)
             }
-            for page in pages {
-                cache.insert(PageFrame.Decoded(kind: page.kind, generation: next.generation, payload: page.payload),
-                             number: page.number)
-            }
+            let next = PageFileHeader(generation: generation, pageSize: pageSize, storeID: previous.storeID,
+                                      checkpoint: fields, transformID: previous.transformID)
             do {
                 try file.write(next.encodeSlot(), at: next.slot * UInt64(pageSize))
                 try poison.sync { try file.sync() }

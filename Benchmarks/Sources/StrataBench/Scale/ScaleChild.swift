@@ -90,11 +90,12 @@ enum ScaleChild {
             try realm.write { realm.object(ofType: ScalePerson.self, forPrimaryKey: id)!.age += 1 }
         }
         let afterUpdates = ProcessIO.current
+        let beforeCheckpoint = memory("updates")
         let start = now()
         try StoreProbe(path: configuration.fileURL!.path, durability: .normal).checkpoint()
         let checkpointSeconds = seconds(since: start)
         return ioFigures(before: before, afterUpdates: afterUpdates, afterCheckpoint: ProcessIO.current)
-            + [("checkpoint_s", checkpointSeconds)]
+            + [("checkpoint_s", checkpointSeconds)] + beforeCheckpoint + memory("checkpoint")
     }
 
     // MARK: - GRDB
@@ -163,12 +164,13 @@ enum ScaleChild {
             try pool.write { try $0.execute(sql: "UPDATE scalePerson SET age = age + 1 WHERE id = ?", arguments: [id]) }
         }
         let afterUpdates = ProcessIO.current
+        let beforeCheckpoint = memory("updates")
         let start = now()
         try pool.writeWithoutTransaction { _ = try $0.checkpoint(.truncate) }
         let checkpointSeconds = seconds(since: start)
         let figures = ioFigures(before: before, afterUpdates: afterUpdates, afterCheckpoint: ProcessIO.current)
         try pool.close()
-        return figures + [("checkpoint_s", checkpointSeconds)]
+        return figures + [("checkpoint_s", checkpointSeconds)] + beforeCheckpoint + memory("checkpoint")
     }
 
     // MARK: - Figures

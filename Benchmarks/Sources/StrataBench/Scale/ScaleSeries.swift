@@ -52,6 +52,8 @@ enum ScaleSeries {
                       better: .lower)
             table.add("\(label) checkpoint bytes / log bytes it covers", compared, "checkpoint_to_log", unit: "×",
                       better: .lower)
+            table.add("\(label) peak RSS after the updates and checkpoint", compared, "peak_rss_checkpoint_mb", unit: "MB",
+                      better: .lower)
         }
         if let path = Options.value(after: "--scale-plot") {
             try ScalePlot(points: points).svg.write(toFile: path + ".svg", atomically: true, encoding: .utf8)
@@ -77,6 +79,8 @@ enum ScaleSeries {
             "log_mb": .number(log / 1_048_576), "checkpoint_mb": .number(checkpoint / 1_048_576),
             "checkpoint_to_log": log > 0 ? .number(checkpoint / log) : .missing,
             "checkpoint_s": f["checkpoint_s"].map(Figure.number) ?? .missing,
+            // The checkpoint's memory: RSS after the updates, and the process's peak after it.
+            "rss_before_checkpoint_mb": mb("vmrss_updates_kb"), "peak_rss_checkpoint_mb": mb("vmhwm_checkpoint_kb"),
         ], note: "fresh child process per phase; files evicted from the page cache before the open")
     }
 
