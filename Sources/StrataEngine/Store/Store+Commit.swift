@@ -38,7 +38,7 @@ extension Store {
             }
             LogRecord.seal(&record, version: version)
             do {
-                try files.log.append(record.bytes)
+                try files.log.append(record.takeBytes())
             } catch {
                 poison(with: error)
                 endWrite()

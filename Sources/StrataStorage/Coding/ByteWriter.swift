@@ -14,6 +14,14 @@ package struct ByteWriter: Sendable {
     /// The number of bytes written so far.
     package var count: Int { bytes.count }
 
+    /// The bytes written so far, handed over: the writer is empty afterwards, so the caller holds
+    /// the only reference to them (and can change them without a copy).
+    package mutating func takeBytes() -> [UInt8] {
+        let taken = bytes
+        bytes = []
+        return taken
+    }
+
     /// Appends one byte.
     package mutating func write(_ byte: UInt8) { bytes.append(byte) }
 

@@ -60,7 +60,11 @@ package final class CommitLog: Sendable {
     /// before it. The bytes reach the kernel before this returns; they are durable only after
     /// ``sync()``. Appends must not run concurrently with each other or with ``rotate()`` (the
     /// engine's write lock orders them).
-    package func append(_ record: [UInt8]) throws {
+    ///
+    /// The record is taken over (`consuming`): its header is chained in place, so a caller that
+    /// hands over its only reference (``ByteWriter/takeBytes()``) has a large commit's record
+    /// in memory once, not twice.
+    package func append(_ record: consuming [UInt8]) throws {
         try poison.check()
         let (file, offset, chain) = current.withLockedValue { ($0.file, $0.appendOffset, $0.chain) }
         let sealed = record.withUnsafeBytes { raw -> LogRecord.Header in
@@ -72,14 +76,16 @@ package final class CommitLog: Sendable {
         let header = LogRecord.encodeHeader(payloadLength: sealed.payloadLength, version: sealed.version,
                                             payloadCRC: sealed.payloadCRC, chain: chain)
         // One write of the whole record (one system call per commit), its header chained.
-        var chained = record
-        chained.replaceSubrange(0..<LogRecord.headerSize, with: header)
-        try file.write(chained, at: offset)
+        let length = UInt64(record.count)
+        record.withUnsafeMutableBytes { raw in
+            header.withUnsafeBytes { raw.copyMemory(from: $0) }
+        }
+        try file.write(record, at: offset)
         let nextChain = header.withUnsafeBytes {
             UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
         }
         current.withLockedValue {
-            $0.appendOffset = offset + UInt64(record.count)
+            $0.appendOffset = offset + length
             $0.lastVersion = sealed.version
             $0.chain = nextChain
         }
