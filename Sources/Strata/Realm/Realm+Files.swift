@@ -23,7 +23,8 @@ extension Realm {
     /// its lock file, any leftover temporary checkpoint and its event store.
     ///
     /// The Realm must not be open: not in this process (release every `Realm` of it first) and
-    /// not in another one.
+    /// not in another one. Once the last `Realm`, object and frozen value of it is released, the
+    /// file counts as closed; an automatic checkpoint still running then is waited for.
     ///
     /// ```swift
     /// if try Realm.deleteFiles(for: config) { print("started over") }

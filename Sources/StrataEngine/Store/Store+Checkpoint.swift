@@ -97,16 +97,30 @@ extension Store {
     }
 
     /// Starts a background checkpoint when the current log segment has grown past the threshold.
+    ///
+    /// The work reaches the store weakly (a store closed before it starts is not checkpointed:
+    /// its log is replayed at the next open) and holds it only while it runs; it is counted in
+    /// ``backgroundCheckpoints`` until that reference is released, so closing code can wait for
+    /// it (see ``StoreRegistry/whileClosed(_:_:)``).
     func scheduleCheckpointIfNeeded() {
         guard let files, files.log.currentSegmentSize > configuration.checkpointThreshold else { return }
         let idle = state.withLockedValue { !$0.checkpointRunning }
         guard idle else { return }
-        DispatchQueue.global(qos: .utility).async { [self] in
-            do {
-                try checkpoint()
-            } catch {
-                state.withLockedValue { $0.lastCheckpointError = "\(error)" }
-            }
+        let counter = backgroundCheckpoints
+        counter.begin()
+        DispatchQueue.global(qos: .utility).async { [weak self] in
+            Self.runBackgroundCheckpoint(of: self)
+            counter.end()
+        }
+    }
+
+    /// A background checkpoint's work; the store reference ends when this returns.
+    private static func runBackgroundCheckpoint(of store: Store?) {
+        guard let store else { return }
+        do {
+            try store.checkpoint()
+        } catch {
+            store.state.withLockedValue { $0.lastCheckpointError = "\(error)" }
         }
     }
 }

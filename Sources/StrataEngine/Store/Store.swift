@@ -33,6 +33,8 @@ package final class Store: @unchecked Sendable {
     let state: LockedValueBox<PublishedState>
     /// Held for the whole of one checkpoint.
     let checkpointSerial = LockedValueBox(())
+    /// The background checkpoints under way (see ``scheduleCheckpointIfNeeded()``).
+    let backgroundCheckpoints = BackgroundCheckpoints()
     /// A ticket lock: writers (and checkpoints) get the write transaction in arrival order, so a
     /// busy writer loop cannot starve a checkpoint.
     private let writeGate = LockedValueBox(WriteGateState())

@@ -44,9 +44,22 @@ final class StoreRegistry: Sendable {
     /// Runs `body` while no store at `location` is open in this process, and none can be opened
     /// in it until `body` returns.
     ///
+    /// A store whose Realms are all released but whose background checkpoint is still running
+    /// (the checkpoint holds it) closes when the checkpoint ends: this waits for that first.
+    ///
     /// - Throws: ``StrataError/Code/wrongState`` when a store at `location` is open here.
     func whileClosed<T>(_ location: StoreConfiguration.Location, _ body: () throws -> T) throws -> T {
         let key = Self.identity(of: location)
+        // A few rounds at most: a store someone still uses may start another checkpoint, and is
+        // refused below anyway.
+        for _ in 0..<3 {
+            let checkpoints = stores.withLockedValue { stores -> BackgroundCheckpoints? in
+                guard let store = stores[key]?.store, store.backgroundCheckpoints.isBusy else { return nil }
+                return store.backgroundCheckpoints
+            }
+            guard let checkpoints else { break }
+            checkpoints.waitUntilIdle()
+        }
         return try stores.withLockedValue { stores in
             if stores[key]?.store != nil {
                 throw StrataError(.wrongState, "the store is open in this process; close every Realm of it first",
