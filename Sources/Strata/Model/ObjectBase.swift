@@ -102,6 +102,10 @@ open class ObjectBase: CustomStringConvertible {
     /// Writes a managed property (the `@Persisted` setter once its storage is bound).
     @usableFromInline
     final func writeManaged<V: _Persistable>(_ value: V, property: Int) {
+        // The cached row is stale once the write changes anything, and while this cache holds
+        // it the tree's row is shared, so the write would copy the row first: drop it.
+        cachedRow = nil
+        cachedRowKey = RealmState.noReadKey
         handle!.write(value, property: property)
     }
 

@@ -9,6 +9,9 @@ import Strata
 /// Counted by the MallocCounter target, which interposes the process's allocator.
 ///
 /// - property read: per read of a managed Int and of a String property (cached row);
+/// - property increment: per `+= 1` of a managed Int property inside one write transaction (a
+///   read, then a set, of the same object again and again: the set changes the row in place
+///   rather than copying the row the read cached);
 /// - commit: per single-object write transaction (`.normal`) setting one property;
 /// - notification delivery: per 1-object change delivered to a sorted, filtered `Results`
 ///   observer on a loop thread, over the commit's own allocations.
@@ -17,6 +20,7 @@ enum Allocations {
         let store = try StrataStore(.normal, seededRows: 10_000)
         let figures = [
             ("property read (Int + String)", "property_read", try propertyRead(store)),
+            ("property increment inside a write", "property_increment", try propertyIncrement(store)),
             ("single-object commit", "commit", try commit(store)),
             ("notification delivery, 1-object change", "notification", try notification(store)),
         ]
@@ -53,6 +57,20 @@ enum Allocations {
         }
         try expect(checksum > 0, true, "allocation read checksum")
         return Double(count) / Double(reads)
+    }
+
+    static func propertyIncrement(_ store: StrataStore) throws -> Double {
+        let realm = store.realm
+        let person = realm.object(ofType: BenchPerson.self, forPrimaryKey: Int64(502))!
+        let start = person.age
+        let increments = 10_000
+        realm.beginWrite()
+        let count = allocations {
+            for _ in 0..<increments { person.age += 1 }
+        }
+        try realm.commitWrite()
+        try expect(person.age, start + increments, "allocation increments read back")
+        return Double(count) / Double(increments)
     }
 
     static func commit(_ store: StrataStore) throws -> Double {
