@@ -102,11 +102,16 @@ open class ObjectBase: CustomStringConvertible {
     /// Writes a managed property (the `@Persisted` setter once its storage is bound).
     @usableFromInline
     final func writeManaged<V: _Persistable>(_ value: V, property: Int) {
-        // The cached row is stale once the write changes anything, and while this cache holds
-        // it the tree's row is shared, so the write would copy the row first: drop it.
+        dropCachedRow()
+        handle!.write(value, property: property)
+    }
+
+    /// Forgets the cached row before a write: it is stale once the write changes anything, and
+    /// while this cache holds it the tree's row is shared, so the write would copy the row
+    /// before changing one value in it.
+    final func dropCachedRow() {
         cachedRow = nil
         cachedRowKey = RealmState.noReadKey
-        handle!.write(value, property: property)
     }
 
     /// Points every persisted property of this instance at its column in `handle`'s Realm.
@@ -168,6 +173,7 @@ open class ObjectBase: CustomStringConvertible {
             }
             let property = info.properties[index]
             if let handle {
+                dropCachedRow()
                 handle.writeAny(newValue ?? NSNull(), property: index)
             } else {
                 let value = newValue ?? NSNull()

@@ -51,6 +51,27 @@ struct PersistedAccessTests {
         #expect(owner.count == 8 && found.pet?.owner?.name == "ann")
     }
 
+    @Test("reads between sets see every set; a refused set leaves the object readable")
+    func readsBetweenSets() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "persisted-sets-\(UUID())",
+                                                                 objectTypes: [AccessOwner.self, AccessPet.self]))
+        let owner = AccessOwner()
+        try realm.write { realm.add(owner) }
+        try realm.write {
+            for expected in 4..<104 {
+                owner.count += 1
+                #expect(owner.count == expected)
+                owner["name"] = "n\(expected)"
+                #expect(owner.name == "n\(expected)" && owner.count == expected)
+            }
+        }
+        #expect(owner.count == 103 && owner.name == "n103")
+        // Changing the primary key is refused (the write throws); the object still reads.
+        let error = #expect(throws: Realm.Error.self) { try realm.write { owner.id = ObjectId.generate() } }
+        #expect(error != nil)
+        #expect(owner.count == 103 && owner.name == "n103")
+    }
+
     @Test("key paths name their properties, through links too")
     func keyPathTracing() {
         #expect(KeyPathTracer.dottedName(of: \AccessOwner.count) == "count")
