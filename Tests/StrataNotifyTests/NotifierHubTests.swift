@@ -78,14 +78,20 @@ struct NotifierHubTests {
 
 @Suite("Notifier hub: letting go of the store")
 struct NotifierHubReleaseTests {
+    /// A new in-memory store with one table of one integer column.
+    private static func storeWithTable() throws -> (Store, TableKey) {
+        let store = try Store.open(StoreConfiguration(location: .inMemory(identifier: UUID().uuidString)))
+        let table = try store.write { try $0.createTable(TableSchema(name: "T", columns: [ColumnSchema("n", .int)])) }
+        return (store, table)
+    }
+
     @Test("once the last registration goes, the hub no longer holds the store (no waiting for the worker to wake)")
     func lastUnregisterReleasesTheStore() throws {
         for round in 0..<20 {
             weak var released: Store?
             try {
-                let store = try Store.open(StoreConfiguration(location: .inMemory(identifier: UUID().uuidString)))
+                let (store, table) = try Self.storeWithTable()
                 released = store
-                let table = try store.write { try $0.createTable(TableSchema(name: "T", columns: [ColumnSchema("n", .int)])) }
                 let hub = NotifierHub.hub(for: store)
                 let target = NotificationTarget(scheduler: DispatchQueueScheduler(queue: DispatchQueue(label: "hub-release")))
                 let notifier = RecordingNotifier()
@@ -104,9 +110,8 @@ struct NotifierHubReleaseTests {
     func lastTargetReleaseReleasesTheStore() throws {
         weak var released: Store?
         try {
-            let store = try Store.open(StoreConfiguration(location: .inMemory(identifier: UUID().uuidString)))
+            let (store, table) = try Self.storeWithTable()
             released = store
-            let table = try store.write { try $0.createTable(TableSchema(name: "T", columns: [ColumnSchema("n", .int)])) }
             let hub = NotifierHub.hub(for: store)
             let delivered = DispatchSemaphore(value: 0)
             let queue = DispatchQueue(label: "hub-release-target")
