@@ -146,16 +146,22 @@ package final class NotifierHub: @unchecked Sendable {
         }
     }
 
+    /// Marks the worker as gone and drops the hub's pin; the pin is released under the lock (see
+    /// `letGoIfEmpty`).
+    private static func stopWorker(_ state: inout HubState) {
+        state.running = false
+        state.inPass = false
+        state.worker = nil
+        state.latest = nil
+    }
+
     /// Waits for work, then brings every notifier up to the newest published version and asks
     /// the targets to deliver; returns `false` when nothing is registered any more, or the store
     /// is gone (the worker then exits).
     private func runPass() -> Bool {
         let work = state.wait(until: { $0.dirty || $0.requested > $0.processed || $0.isEmpty }) { state in
             if state.isEmpty {
-                // The pin is released under the lock: see `letGoIfEmpty`.
-                state.running = false
-                state.worker = nil
-                state.latest = nil
+                Self.stopWorker(&state)
                 return nil as (notifiers: [any AnyNotifier], targets: [NotificationTarget])?
             }
             state.dirty = false
@@ -165,10 +171,7 @@ package final class NotifierHub: @unchecked Sendable {
         guard let work else { return false }
         guard let store else {
             // The store is gone (nothing can commit or register any more): the worker exits.
-            state.withLockedValue { state in
-                state.inPass = false
-                state.worker = nil
-            }
+            state.withLockedValue { Self.stopWorker(&$0) }
             state.broadcast()
             return false
         }

@@ -22,6 +22,12 @@ final class AccessPet: Object {
 /// storage's address rather than its key path).
 @Suite("@Persisted accessor paths")
 struct PersistedAccessTests {
+    /// A new in-memory Realm of the two models.
+    private static func realm() throws -> Realm {
+        try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "persisted-access-\(UUID())",
+                                                     objectTypes: [AccessOwner.self, AccessPet.self]))
+    }
+
     @Test("a property without a default keeps the default its first read made (ObjectId, UUID, Date)")
     func lazyDefaultsAreKept() {
         let owner = AccessOwner()
@@ -33,8 +39,7 @@ struct PersistedAccessTests {
 
     @Test("unmanaged sets are read back and added; managed reads and sets go to the Realm")
     func unmanagedThenManaged() throws {
-        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "persisted-access-\(UUID())",
-                                                                 objectTypes: [AccessOwner.self, AccessPet.self]))
+        let realm = try Self.realm()
         let owner = AccessOwner()
         owner.name = "ann"
         owner.count += 4
@@ -53,8 +58,7 @@ struct PersistedAccessTests {
 
     @Test("reads between sets see every set; a refused set leaves the object readable")
     func readsBetweenSets() throws {
-        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "persisted-sets-\(UUID())",
-                                                                 objectTypes: [AccessOwner.self, AccessPet.self]))
+        let realm = try Self.realm()
         let owner = AccessOwner()
         try realm.write { realm.add(owner) }
         try realm.write {
