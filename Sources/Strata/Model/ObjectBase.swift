@@ -29,6 +29,8 @@ open class ObjectBase: CustomStringConvertible {
     /// Safety: `handle` holds the Realm, the Realm its state, and the state its change counter,
     /// strongly for the object's lifetime (a bound object is never unbound).
     @exclusivity(unchecked) var boundRealm: Unmanaged<Realm>?
+    /// The handle's table (held by the handle, as the Realm is).
+    @exclusivity(unchecked) var boundTableInfo: Unmanaged<TableInfo>?
     /// The Realm's change count (``RealmState/changes``).
     @exclusivity(unchecked) var boundChanges: UnsafeMutablePointer<UInt64>?
     /// The thread a thread-confined, live Realm belongs to; nil for frozen Realms and Realms
@@ -103,7 +105,13 @@ open class ObjectBase: CustomStringConvertible {
     @usableFromInline
     final func writeManaged<V: _Persistable>(_ value: V, property: Int) {
         dropCachedRow()
-        handle!.write(value, property: property)
+        // Through the bound parts, which the handle holds: calling the handle's method would copy
+        // the handle (a retain and a release of the Realm and of the table) on every set.
+        boundRealm.unsafelyUnwrapped._withUnsafeGuaranteedRef { realm in
+            boundTableInfo.unsafelyUnwrapped._withUnsafeGuaranteedRef { table in
+                ObjectHandle.write(value, property: property, realm: realm, table: table, key: boundKey)
+            }
+        }
     }
 
     /// Forgets the cached row before a write: it is stale once the write changes anything, and
@@ -134,6 +142,7 @@ open class ObjectBase: CustomStringConvertible {
         boundTable = handle.table.key
         boundKey = handle.key
         boundRealm = Unmanaged.passUnretained(handle.realm)
+        boundTableInfo = Unmanaged.passUnretained(handle.table)
         boundChanges = handle.realm.changeCount
         boundThread = handle.realm.fastReadThread
     }

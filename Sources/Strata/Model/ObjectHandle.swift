@@ -95,9 +95,10 @@ struct ObjectHandle {
         read(property: property, as: V.self)
     }
 
-    /// Writes a property; user-caused failures cancel the write and are thrown by `write {}`.
-    @usableFromInline
-    func write<V: _Persistable>(_ value: V, property: Int) {
+    /// Writes a property of the object `key` of `table` in `realm` (static: the typed setter
+    /// passes the parts its handle holds without copying the handle); user-caused failures
+    /// cancel the write and are thrown by `write {}`.
+    static func write<V: _Persistable>(_ value: V, property: Int, realm: Realm, table: TableInfo, key: ObjectKey) {
         // The Realm's state is read once (a property set is a hot path): thread, write and
         // failure checks, then the transaction.
         guard let transaction = realm.liveTransaction(modifying: "object") else { return }
@@ -108,7 +109,8 @@ struct ObjectHandle {
         }
         // Converting an object value may add it, and a failure there cancels the transaction:
         // the set then throws on the closed transaction and the first failure stands.
-        store(value._rlmToStored(_WriteContext(realm: realm, update: .error)), property: property, in: transaction)
+        let stored = value._rlmToStored(_WriteContext(realm: realm, update: .error))
+        store(stored, property: property, in: transaction, realm: realm, table: table, key: key)
     }
 
     /// Writes a loosely typed value (the dynamic API).
@@ -140,6 +142,11 @@ struct ObjectHandle {
     }
 
     private func store(_ stored: StrataEngine.Value, property: Int, in transaction: WriteTransaction) {
+        Self.store(stored, property: property, in: transaction, realm: realm, table: table, key: key)
+    }
+
+    private static func store(_ stored: StrataEngine.Value, property: Int, in transaction: WriteTransaction,
+                              realm: Realm, table: TableInfo, key: ObjectKey) {
         let column = table.columns[property]
         guard column >= 0 else { return }
         do {

@@ -154,6 +154,35 @@ extension SortedTree {
             }
         }
 
+        /// In this private internal node, the child that may hold `key`, made the tree's own
+        /// first (a shared child is replaced by its clone, unless it does not hold `key` and
+        /// `verified` is false: nil then; a clone sets `verified`, the key being known present
+        /// below it). Not retained: this node's children array holds the child, and only the
+        /// owner's mutation in progress changes the array. Clears this node's extent.
+        @inline(__always)
+        func ownChild(for key: Key, verified: inout Bool) -> Unmanaged<Node>? {
+            assertPrivate()
+            extent = nil
+            let slot = storedKeys.withUnsafeBufferPointer { SortedTree.Node.upperBound(key, in: $0) }
+            if !Node.isMutable(&storedChildren[slot]) {
+                guard verified || storedChildren[slot].contains(key) else { return nil }
+                storedChildren[slot] = storedChildren[slot].clone()
+                verified = true
+            }
+            return storedChildren.withUnsafeBufferPointer { Unmanaged.passUnretained($0[slot]) }
+        }
+
+        /// In this private leaf, calls `body` with the value stored for `key`, in place, and
+        /// returns what it returns; nil when `key` is absent. Clears the extent when found.
+        @inline(__always)
+        func modifyOwnValue<R>(forKey key: Key, _ body: (inout Value) throws -> R) rethrows -> R? {
+            assertPrivate()
+            let index = storedKeys.withUnsafeBufferPointer { SortedTree.Node.lowerBound(key, in: $0) }
+            guard index < storedKeys.count, storedKeys[index] == key else { return nil }
+            extent = nil
+            return try body(&storedValues[index])
+        }
+
         /// The children of a private node, for its owner's in-place mutations.
         var ownChildren: [Node] {
             _read { assertPrivate(); yield storedChildren }

@@ -121,24 +121,19 @@ package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable
             root = root.clone()
             verified = true
         }
-        // Every node on the path is this tree's own (a clean node, one the last checkpoint
-        // wrote, is shared with the checkpoint's snapshot, so it was cloned above): clearing its
-        // extent on the way down costs nothing, whether or not the key is found.
-        var node = root
-        while !node.isLeaf {
-            node.extent = nil
-            let slot = Node.upperBound(key, in: node.ownKeys)
-            if !Node.isMutable(&node.ownChildren[slot]) {
-                guard verified || node.ownChildren[slot].contains(key) else { return nil }
-                node.ownChildren[slot] = node.ownChildren[slot].clone()
-                verified = true
+        // Every node on the path is made this tree's own (a clean node, one the last checkpoint
+        // wrote, is shared with the checkpoint's snapshot, so it is cloned), and clearing its
+        // extent on the way down costs nothing, whether or not the key is found. The descent
+        // retains nothing (a retain and a release per level were a fifth of a property set):
+        // the tree holds the root, and each node below is held by its parent's children array.
+        var node = Unmanaged.passUnretained(root)
+        while !node._withUnsafeGuaranteedRef({ $0.isLeaf }) {
+            guard let child = node._withUnsafeGuaranteedRef({ $0.ownChild(for: key, verified: &verified) }) else {
+                return nil
             }
-            node = node.ownChildren[slot]
+            node = child
         }
-        let index = Node.lowerBound(key, in: node.ownKeys)
-        guard index < node.ownKeys.count, node.ownKeys[index] == key else { return nil }
-        node.extent = nil
-        return try body(&node.ownValues[index])
+        return try node._withUnsafeGuaranteedRef { try $0.modifyOwnValue(forKey: key, body) }
     }
 
     /// The position of `key` in ascending key order, or nil if it is absent.

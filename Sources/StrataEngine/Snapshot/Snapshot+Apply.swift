@@ -209,6 +209,19 @@ extension Snapshot {
         tables[key] = table
     }
 
+    /// Applies the set of `value` at `path` when `value` fits the plain scalar column there (not
+    /// the primary key: no uniqueness to check, no links or embedded objects to follow), as
+    /// ``apply(_:)`` applies ``Instruction/setValue(_:_:)``, with one lookup of the table;
+    /// returns false, changing nothing, when it is not such a set.
+    ///
+    /// - Throws: ``StrataError/Code/invalidInput`` when the object does not exist.
+    mutating func setPlainScalar(_ value: Value, at path: PropertyPath) throws -> Bool {
+        guard let index = tables.index(forKey: path.table),
+              tables.values[index].plainScalarCheck(path.column)?.admits(value) == true else { return false }
+        _ = try Self.setValue(value, at: path, in: &tables.values[index])
+        return true
+    }
+
     /// Stores `value` at `path` in `table` (whose key `path` names), maintaining its indexes;
     /// returns the value it replaced.
     private static func setValue(_ value: Value, at path: PropertyPath, in table: inout Table) throws -> Value {

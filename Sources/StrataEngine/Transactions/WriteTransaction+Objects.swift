@@ -65,11 +65,9 @@ extension WriteTransaction {
     ///   ``StrataError/Code/duplicatePrimaryKey`` when a primary key value is taken.
     package func setValue(_ value: Value, at path: PropertyPath) throws {
         // The most common set: a scalar that fits a plain scalar column other than the primary
-        // key. Nothing depends on the old value, so the row is looked up once, by the instruction.
-        if isPlainScalarSet(value, at: path) {
-            try recordSet(value, at: path)
-            return
-        }
+        // key. Nothing depends on the old value, so it is checked and applied with one lookup of
+        // the table and of the row.
+        if try namingMissingObject(at: path, { try recordPlainScalarSet(value, at: path) }) { return }
         // Otherwise only the column's schema and the primary-key index are read first.
         let (column, primaryKey) = try { () throws -> (ColumnSchema, Int?) in
             guard let table = snapshot.tables[path.table] else { throw invalid("no table with key \(path.table)") }
@@ -96,19 +94,16 @@ extension WriteTransaction {
         if value != old { try eraseOwnedObjects(in: old, of: column, keeping: value) }
     }
 
-    /// Whether `value` fits the plain scalar column at `path` (not the primary key). A function of
-    /// its own so that the table copy it reads is released before the set is recorded: a copy
-    /// alive across `record` makes the table's storage shared, and the set then copies the
-    /// storage and every node on the row's path.
-    private func isPlainScalarSet(_ value: Value, at path: PropertyPath) -> Bool {
-        snapshot.tables[path.table]?.plainScalarCheck(path.column)?.admits(value) == true
+    /// Records a set that needs no check of the old value.
+    private func recordSet(_ value: Value, at path: PropertyPath) throws {
+        try namingMissingObject(at: path) { try record(.setValue(path, value)) }
     }
 
-    /// Records a set that needs no check of the old value, naming a missing object as the
-    /// other paths do.
-    private func recordSet(_ value: Value, at path: PropertyPath) throws {
+    /// Runs `body`, and when it throws because the object at `path` does not exist, throws
+    /// that instead, named as the other paths name it.
+    private func namingMissingObject<R>(at path: PropertyPath, _ body: () throws -> R) throws -> R {
         do {
-            try record(.setValue(path, value))
+            return try body()
         } catch {
             if let table = snapshot.tables[path.table], !table.contains(path.object) {
                 throw invalid("\(table.schema.name) has no object \(path.object)")

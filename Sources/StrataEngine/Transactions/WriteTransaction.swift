@@ -78,9 +78,24 @@ package final class WriteTransaction {
     }
 
     /// Applies and records one instruction.
-    func record(_ instruction: Instruction) throws {
+    func record(_ instruction: consuming Instruction) throws {
         try requireOpen()
         try snapshot.apply(instruction)
+        recordApplied(instruction)
+    }
+
+    /// Applies and records the set of `value` at `path` when `value` fits the plain scalar
+    /// column there (``Snapshot/setPlainScalar(_:at:)``: one lookup of the table, no copy of
+    /// the instruction); returns false, changing nothing, when it is not such a set.
+    func recordPlainScalarSet(_ value: Value, at path: PropertyPath) throws -> Bool {
+        try requireOpen()
+        guard try snapshot.setPlainScalar(value, at: path) else { return false }
+        recordApplied(.setValue(path, value))
+        return true
+    }
+
+    /// Records an instruction already applied to ``snapshot``.
+    private func recordApplied(_ instruction: consuming Instruction) {
         instructions.append(instruction)
         changeCounter?.increment()
     }
