@@ -56,6 +56,30 @@ struct ResultsIterationTests {
         #expect(seen == ["d1"] + (2...20).map { "renamed \($0)" })
     }
 
+    @Test("a walk through every object reads changes made earlier in it, across batches, when other tables change too")
+    func walkSeesEarlierChangesAcrossBatches() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
+                                                                 objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self]))
+        try realm.write {
+            for id in 1...150 { realm.add(NoteDog(value: ["id": id, "name": "d\(id)", "age": 1])) }
+        }
+        var seen: [String] = []
+        try realm.write {
+            for dog in realm.objects(NoteDog.self) {
+                // Read twice: the accessor keeps the row it was given.
+                seen.append(dog.name)
+                #expect(dog.name == seen.last)
+                realm.object(ofType: NoteDog.self, forPrimaryKey: dog.id + 1)?.name = "renamed \(dog.id + 1)"
+                // A write to another table: the Realm moves on while the dogs' table does not.
+                if dog.id % 10 == 0 { realm.add(NotePerson(value: ["id": dog.id, "name": "p"])) }
+            }
+        }
+        #expect(seen == ["d1"] + (2...150).map { "renamed \($0)" })
+        // Outside a write: a loop after another table changed reads every row.
+        try realm.write { realm.add(NotePerson(value: ["id": 1_000, "name": "q"])) }
+        #expect(realm.objects(NoteDog.self).map(\.name) == ["d1"] + (2...150).map { "renamed \($0)" })
+    }
+
     @Test("a filtered, sorted loop reads changes made earlier in it, though the query kept the rows it scanned")
     func scannedRowsGiveWayToChanges() throws {
         let realm = try realm()

@@ -70,11 +70,12 @@ private final class RowBatch {
     /// The keys of positions `start ..< start + keys.count`.
     private var start = 0
     private var keys: [ObjectKey] = []
-    /// Their rows at `readKey` (nil for an object the Realm no longer has); empty for a frozen
-    /// Realm, whose objects do not cache rows.
+    /// Their rows at `readKey` (nil for an object the Realm no longer has, and once given to an
+    /// accessor); empty for a frozen Realm, whose objects do not cache rows.
     private var batch: [Row?] = []
     private var readKey = RealmState.noReadKey
-    /// The rows a walk through every object read with `keys`, at the table's evaluated version.
+    /// The rows a walk through every object read with `keys`, at the table's evaluated version,
+    /// until they become the batch.
     private var walkedRows: [Row?]?
 
     init(rows: ResultsRows, table: TableKey) {
@@ -106,7 +107,10 @@ private final class RowBatch {
             readKey = currentKey
         }
         let index = position - start
-        return (keys[index], index < batch.count ? batch[index] : nil, currentKey)
+        // The row moves to the accessor, which is made once per position: the batch's reference
+        // is not copied (a retain now and a release when the batch is replaced, on each row's
+        // own storage). A position asked for again gets no row, so its accessor reads it.
+        return (keys[index], index < batch.count ? batch[index].take() : nil, currentKey)
     }
 
     /// The rows of this batch's keys at `currentKey`: the ones the query kept or the walk read
@@ -116,8 +120,11 @@ private final class RowBatch {
             return Array(scanned.rows[start..<(start + keys.count)])
         }
         let current = realm.readSnapshot.table(table)
-        if let walkedRows, case .table(let evaluated) = rows, let current, current.isUnchanged(from: evaluated) {
-            return walkedRows
+        if let walked = walkedRows, case .table(let evaluated) = rows, let current, current.isUnchanged(from: evaluated) {
+            // Handed over, not shared: rows are taken out of the batch, which would otherwise
+            // copy the array (and retain every row) at the first.
+            walkedRows = nil
+            return walked
         }
         return current?.rows(keys) ?? []
     }

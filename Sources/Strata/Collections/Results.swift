@@ -321,13 +321,14 @@ extension Realm {
             preconditionFailure("'\(info.className)' does not have a primary key")
         }
         guard let table else { return nil }
-        let property = info.properties[primaryKey]
+        let keyAccessor = info.properties[primaryKey].accessor
         let context = _WriteContext(realm: self, update: .error)
-        guard let stored = property.accessor.storedValue(ofExactType: key, context)
-            ?? ObjectHandle.stored(Self.unwrapped(key), as: property.accessor.valueType, context) else {
+        guard let stored = keyAccessor.storedValue(ofExactType: key, context)
+            ?? ObjectHandle.stored(Self.unwrapped(key), as: keyAccessor.valueType, context) else {
             preconditionFailure("Invalid value '\(key)' of type '\(KeyType.self)' for '\(info.className)' primary key")
         }
-        guard let object = readSnapshot.table(table.key)?.object(forPrimaryKey: stored) else { return nil }
+        let tableKey = table.key
+        guard let object = withReadSnapshot({ $0.object(forPrimaryKey: stored, inTable: tableKey) }) else { return nil }
         return accessor(type, table: table, key: object)
     }
 

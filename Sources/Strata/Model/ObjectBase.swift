@@ -29,14 +29,14 @@ open class ObjectBase: CustomStringConvertible {
     /// Safety: `handle` holds the Realm, the Realm its state, and the state its change counter,
     /// strongly for the object's lifetime (a bound object is never unbound).
     @exclusivity(unchecked) var boundRealm: Unmanaged<Realm>?
-    /// The handle's table (held by the handle, as the Realm is).
+    /// The handle's table (held by the handle, as the Realm is): its `columns` give each
+    /// property's column.
     @exclusivity(unchecked) var boundTableInfo: Unmanaged<TableInfo>?
     /// The Realm's change count (``RealmState/changes``).
     @exclusivity(unchecked) var boundChanges: UnsafeMutablePointer<UInt64>?
     /// The thread a thread-confined, live Realm belongs to; nil for frozen Realms and Realms
     /// confined to a queue, scheduler or actor, whose reads take the handle's full check.
     @exclusivity(unchecked) var boundThread: pthread_t?
-    @exclusivity(unchecked) var boundColumns: [Int] = []
     @exclusivity(unchecked) var boundTable = TableKey(0)
     @exclusivity(unchecked) var boundKey = ObjectKey(0)
 
@@ -91,7 +91,7 @@ open class ObjectBase: CustomStringConvertible {
     final func readManaged<V: _Persistable>(property: Int, as type: V.Type) -> V {
         if let thread = boundThread, pthread_equal(thread, pthread_self()) != 0,
            cachedRowKey == boundChanges.unsafelyUnwrapped.pointee {
-            let column = boundColumns[property]
+            let column = boundTableInfo.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.columns[property] }
             if column >= 0 {
                 let value = cachedRow.unsafelyUnwrapped.values[column]
                 return V._rlmFromStored(value, _ReadContext(unretained: boundRealm.unsafelyUnwrapped, table: boundTable,
@@ -138,7 +138,6 @@ open class ObjectBase: CustomStringConvertible {
         // A row cached under another Realm's count must not match this one's.
         cachedRow = nil
         cachedRowKey = RealmState.noReadKey
-        boundColumns = handle.table.columns
         boundTable = handle.table.key
         boundKey = handle.key
         boundRealm = Unmanaged.passUnretained(handle.realm)

@@ -173,6 +173,17 @@ public final class Realm {
         return pinned?.snapshot ?? store.currentSnapshot
     }
 
+    /// Calls `body` with ``readSnapshot`` where it is kept (the transaction's working copy or
+    /// the pinned version) rather than a copy of it (a copy retains the snapshot's tables and
+    /// releases them after): for paths that run once per object.
+    func withReadSnapshot<R>(_ body: (borrowing Snapshot) -> R) -> R {
+        let state = self.state
+        if case .active(let transaction) = state.writeState { return body(transaction.snapshot) }
+        if state.pinned == nil { repin() }
+        if let pinned = state.pinned { return body(pinned.snapshot) }
+        return body(store.currentSnapshot)
+    }
+
     /// The version the Realm reads.
     var version: UInt64 { readSnapshot.version }
 

@@ -19,6 +19,16 @@ package struct Snapshot: Sendable {
     /// - Complexity: O(1).
     package func table(_ key: TableKey) -> Table? { tables[key] }
 
+    /// The object whose primary key in the table `key` is `value`: ``table(_:)`` and
+    /// ``Table/object(forPrimaryKey:)`` without copying the table out (a retain and a release,
+    /// on a path that runs once per `object(ofType:forPrimaryKey:)`).
+    ///
+    /// - Complexity: O(log n).
+    package func object(forPrimaryKey value: Value, inTable key: TableKey) -> ObjectKey? {
+        guard let index = tables.index(forKey: key) else { return nil }
+        return tables.values[index].object(forPrimaryKey: value)
+    }
+
     /// The table named `name`.
     ///
     /// - Complexity: O(1).
