@@ -5,11 +5,12 @@ import Testing
 
 @Suite("Results iteration")
 struct ResultsIterationTests {
-    private func realm() throws -> Realm {
+    /// An in-memory Realm with `count` dogs: ids from 1, names "d<id>", ages `age(id)`.
+    private func realm(dogs count: Int = 20, age: (Int) -> Int = { $0 % 10 }) throws -> Realm {
         let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
                                                                  objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self]))
         try realm.write {
-            for id in 1...20 { realm.add(NoteDog(value: ["id": id, "name": "d\(id)", "age": id % 10])) }
+            for id in 1...count { realm.add(NoteDog(value: ["id": id, "name": "d\(id)", "age": age(id)])) }
         }
         return realm
     }
@@ -58,11 +59,7 @@ struct ResultsIterationTests {
 
     @Test("a walk through every object reads changes made earlier in it, across batches, when other tables change too")
     func walkSeesEarlierChangesAcrossBatches() throws {
-        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
-                                                                 objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self]))
-        try realm.write {
-            for id in 1...150 { realm.add(NoteDog(value: ["id": id, "name": "d\(id)", "age": 1])) }
-        }
+        let realm = try realm(dogs: 150, age: { _ in 1 })
         var seen: [String] = []
         try realm.write {
             for dog in realm.objects(NoteDog.self) {
@@ -101,11 +98,7 @@ struct ResultsIterationTests {
 
     @Test("deleting each object while iterating all of them in a write visits every object once, across batches")
     func deleteWhileIterating() throws {
-        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
-                                                                 objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self]))
-        try realm.write {
-            for id in 1...150 { realm.add(NoteDog(value: ["id": id, "name": "d\(id)", "age": 1])) }
-        }
+        let realm = try realm(dogs: 150, age: { _ in 1 })
         var visited: [Int] = []
         try realm.write {
             for dog in realm.objects(NoteDog.self) {
