@@ -4,8 +4,11 @@ import StrataEngine
 /// `RLMIterator` does.
 ///
 /// The query runs (at most) once when the iterator is made; each step then creates one element
-/// without looking the collection up again, so `for dog in dogs { … }` and `Array(dogs)` cost
-/// one accessor per element.
+/// without looking the collection up again, so `Array(dogs)` costs one accessor per element.
+/// A loop that keeps no reference to the elements it is done with, `for dog in dogs { … }`,
+/// gets the same accessor back for each element, rebound to it (an accessor only binds its
+/// object: its class has no stored properties but `@Persisted` ones); an element the loop kept
+/// stays the object it was and the next element gets a new accessor.
 public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     private let count: Int
     private let element: (Int) -> Element
@@ -45,9 +48,11 @@ extension ResultsRows {
         }
         // `Element` is exactly `objectType`, so the accessor needs no dynamic cast.
         let batch = RowBatch(rows: self, table: table.key)
+        let recycler = table.classInfo.accessorsAreRecyclable ? AccessorRecycler() : nil
         return { position in
             let (key, row, readKey) = batch.entry(at: position, realm: realm)
-            let object = realm.accessor(objectType, table: table, key: key)
+            let object = recycler?.accessor(objectType, table: table, key: key, realm: realm)
+                ?? realm.accessor(objectType, table: table, key: key)
             if let row {
                 object.cachedRow = row
                 object.cachedRowKey = readKey
@@ -67,16 +72,19 @@ private final class RowBatch {
     private static let size = 64
     private let rows: ResultsRows
     private let table: TableKey
+    // The fields are read on every element: they need no dynamic exclusivity checks, a batch
+    // being used by one iterator on one thread, and no access to them spanning a call that could
+    // reach the batch again.
     /// The keys of positions `start ..< start + keys.count`.
-    private var start = 0
-    private var keys: [ObjectKey] = []
+    @exclusivity(unchecked) private var start = 0
+    @exclusivity(unchecked) private var keys: [ObjectKey] = []
     /// Their rows at `readKey` (nil for an object the Realm no longer has, and once given to an
     /// accessor); empty for a frozen Realm, whose objects do not cache rows.
-    private var batch: [Row?] = []
-    private var readKey = RealmState.noReadKey
+    @exclusivity(unchecked) private var batch: [Row?] = []
+    @exclusivity(unchecked) private var readKey = RealmState.noReadKey
     /// The rows a walk through every object read with `keys`, at the table's evaluated version,
     /// until they become the batch.
-    private var walkedRows: [Row?]?
+    @exclusivity(unchecked) private var walkedRows: [Row?]?
 
     init(rows: ResultsRows, table: TableKey) {
         self.rows = rows

@@ -146,6 +146,17 @@ open class ObjectBase: CustomStringConvertible {
         boundThread = handle.realm.fastReadThread
     }
 
+    /// Makes this accessor the accessor of the object `key` of the same table and Realm, its
+    /// row not cached. Only for an accessor nothing else references (`AccessorRecycler` checks),
+    /// of a class with no state beyond its binding (``ClassInfo/accessorsAreRecyclable``): the
+    /// `@Persisted` storage stays bound to the same properties and owner.
+    final func rebind(to key: ObjectKey) {
+        handle?.key = key
+        boundKey = key
+        cachedRow = nil
+        cachedRowKey = RealmState.noReadKey
+    }
+
     // MARK: - Dynamic access
 
     /// Reads or writes a property by name, as Realm Swift's `object["name"]`.

@@ -26,7 +26,9 @@ final class TableInfo {
 struct ObjectHandle {
     let realm: Realm
     let table: TableInfo
-    let key: ObjectKey
+    /// Changed only when an iteration rebinds an accessor nothing else references (see
+    /// `ObjectBase.rebind(to:)`).
+    var key: ObjectKey
 
     /// Whether the object still exists at the Realm's current version.
     var exists: Bool {

@@ -48,9 +48,16 @@ final class ClassInfo: Sendable {
     /// Each property's storage offset, in property order: what binding an accessor reads (without
     /// copying each `PropertyInfo`).
     let propertyOffsets: [Int]
+    /// Whether an accessor of this class holds nothing but its binding: an `Object` subclass
+    /// whose stored properties (its own and its superclasses' below `Object`) are all
+    /// `@Persisted`. An iteration may then rebind an accessor nothing else references to the next
+    /// object instead of making a new one (see `AccessorRecycler`): no state of the previous
+    /// object can show through.
+    let accessorsAreRecyclable: Bool
 
-    private init(type: ObjectBase.Type, properties: [PropertyInfo], primaryKey: Int?) {
+    private init(type: ObjectBase.Type, properties: [PropertyInfo], primaryKey: Int?, onlyPersistedFields: Bool) {
         self.type = type
+        accessorsAreRecyclable = onlyPersistedFields && type is Object.Type
         className = type.className()
         self.properties = properties
         propertyOffsets = properties.map(\.offset)
@@ -102,7 +109,9 @@ final class ClassInfo: Sendable {
         // `.classType` is the stdlib's `_EachFieldOptions(rawValue: 1 << 0)`; spelled out because the
         // static property is not concurrency-safe.
         var unwrapped: [(name: String, type: Any.Type)] = []
+        var storedFields = 0
         _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { name, offset, fieldType, _ in
+            storedFields += 1
             if let accessor = fieldType as? any PersistedAccessor.Type {
                 fields[String(cString: name)] = (offset, accessor)
             } else if fieldType is any _Persistable.Type {
@@ -147,6 +156,18 @@ final class ClassInfo: Sendable {
         for property in properties where property.accessor.valueType is ObjectBase.Type {
             throw invalid("Object property '\(property.name)' of '\(className)' must be marked as optional.")
         }
-        return ClassInfo(type: type, properties: properties, primaryKey: keys.first)
+        // The field walk includes the superclasses' fields, `Object`'s and `ObjectBase`'s among them.
+        let onlyPersisted = storedFields == fields.count + fieldCount(of: Object.self)
+        return ClassInfo(type: type, properties: properties, primaryKey: keys.first, onlyPersistedFields: onlyPersisted)
+    }
+
+    /// The number of stored fields of `type`, its superclasses' included.
+    private static func fieldCount(of type: AnyClass) -> Int {
+        var count = 0
+        _ = _forEachField(of: type, options: _EachFieldOptions(rawValue: 1 << 0)) { _, _, _, _ in
+            count += 1
+            return true
+        }
+        return count
     }
 }
