@@ -24,21 +24,14 @@ extension SortedTree.Node {
 
     /// The first index of `keys` whose key is `>= key`.
     @inline(__always)
-    static func lowerBound(_ key: Key, in keys: UnsafeBufferPointer<Key>) -> Int { partition(keys) { !($0 < key) } }
+    static func lowerBound(_ key: Key, in keys: UnsafeBufferPointer<Key>) -> Int {
+        partition(keys, near: interpolatedPosition(of: key, in: keys)) { !($0 < key) }
+    }
 
     /// The first index of `keys` whose key is `> key`.
     @inline(__always)
-    static func upperBound(_ key: Key, in keys: UnsafeBufferPointer<Key>) -> Int { partition(keys) { key < $0 } }
-
-    /// The first index whose key satisfies `isAbove`, which must be false then true along `keys`.
-    @inline(__always)
-    private static func partition(_ keys: UnsafeBufferPointer<Key>, _ isAbove: (Key) -> Bool) -> Int {
-        var low = 0, high = keys.count
-        while low < high {
-            let mid = (low &+ high) &>> 1
-            if isAbove(keys[mid]) { high = mid } else { low = mid &+ 1 }
-        }
-        return low
+    static func upperBound(_ key: Key, in keys: UnsafeBufferPointer<Key>) -> Int {
+        partition(keys, near: interpolatedPosition(of: key, in: keys)) { key < $0 }
     }
 
     /// The leaf holding `key` or where it would go: descends the branches from this node.

@@ -1,0 +1,67 @@
+import StrataTestSupport
+import Testing
+@testable import StrataEngine
+
+@Suite("Node key search")
+struct NodeSearchTests {
+    private typealias IntegerNode = SortedTree<Int64, Int>.Node
+    private typealias RowKeyNode = SortedTree<ObjectKey, Int>.Node
+
+    /// Sorted unique keys of `count`, spread as `shape` says.
+    private static func keys(_ count: Int, _ shape: Int, _ random: inout SeededRandom) -> [Int64] {
+        var keys = Set<Int64>()
+        while keys.count < count {
+            switch shape {
+            case 0: keys.insert(Int64(keys.count))                                      // dense, in sequence
+            case 1: keys.insert(Int64.random(in: -1_000_000...1_000_000, using: &random)) // even
+            case 2: keys.insert(Int64(1) << Int64.random(in: 0...62, using: &random)
+                                + Int64.random(in: 0...9, using: &random))             // skewed: powers of two
+            default: keys.insert(Int64.random(in: Int64.min...Int64.max, using: &random)) // the whole range
+            }
+        }
+        return keys.sorted()
+    }
+
+    @Test("lower and upper bounds of integer and row keys match a linear search, for keys spread evenly or not")
+    func boundsMatchLinearSearch() {
+        let seed = SeededRandom.seedFromEnvironment()
+        var random = SeededRandom(seed: seed)
+        for count in [0, 1, 2, 15, 16, 17, 64, 255, 256] {
+            for shape in 0..<4 {
+                let keys = Self.keys(count, shape, &random)
+                var probes: [Int64] = keys.flatMap { (key: Int64) -> [Int64] in [key, key &- 1, key &+ 1] } + [Int64.min, Int64.max, 0]
+                for _ in 0..<50 { probes.append(Int64.random(in: Int64.min...Int64.max, using: &random)) }
+                let rowKeys = keys.map(ObjectKey.init)
+                for probe in probes {
+                    let lower = keys.firstIndex { $0 >= probe } ?? keys.count
+                    let upper = keys.firstIndex { $0 > probe } ?? keys.count
+                    let found = keys.withUnsafeBufferPointer {
+                        (IntegerNode.lowerBound(probe, in: $0), IntegerNode.upperBound(probe, in: $0))
+                    }
+                    let foundRows = rowKeys.withUnsafeBufferPointer {
+                        (RowKeyNode.lowerBound(ObjectKey(probe), in: $0), RowKeyNode.upperBound(ObjectKey(probe), in: $0))
+                    }
+                    #expect(found == (lower, upper) && foundRows == (lower, upper),
+                            "seed \(seed): \(count) keys of shape \(shape), probe \(probe)")
+                }
+            }
+        }
+    }
+
+    @Test("a node of dense keys starts at the key's place: one comparison finds a present key")
+    func denseKeysStartInPlace() {
+        let keys = (0..<256).map { Int64($0) * 3 }
+        var comparisons = 0
+        let index = keys.withUnsafeBufferPointer { buffer in
+            IntegerNode.partition(buffer, near: IntegerNode.interpolatedPosition(of: 300, in: buffer)) {
+                comparisons += 1
+                return $0 >= 300
+            }
+        }
+        #expect(index == 100)
+        #expect(comparisons <= 2)
+        #expect(keys.withUnsafeBufferPointer { IntegerNode.interpolatedPosition(of: 300, in: $0) } == 100)
+        // Keys of other types are bisected.
+        #expect(["a", "b"].withUnsafeBufferPointer { SortedTree<String, Int>.Node.interpolatedPosition(of: "a", in: $0) } == nil)
+    }
+}
