@@ -1,7 +1,17 @@
 import Foundation
 @testable import Strata
 import StrataTestSupport
+import Synchronization
 import Testing
+
+/// A model that counts its instances' deinitializations: a `deinit` is no stored property, so its
+/// accessors may be rebound, and the count shows how many accessors an iteration freed.
+final class CountedDog: Object {
+    static let deinitialized = Atomic<Int>(0)
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var name: String
+    deinit { Self.deinitialized.add(1, ordering: .relaxed) }
+}
 
 /// A model with a stored property that is not persisted: its accessors carry state of their own.
 final class AnnotatedDog: Object {
@@ -14,11 +24,12 @@ final class AnnotatedDog: Object {
 struct AccessorRecyclingTests {
     private func realm(dogs count: Int = 10) throws -> Realm {
         let realm = try Realm(configuration: Realm.Configuration(
-            inMemoryIdentifier: UUID().uuidString, objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self, AnnotatedDog.self]))
+            inMemoryIdentifier: UUID().uuidString, objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self, AnnotatedDog.self, CountedDog.self]))
         try realm.write {
             for id in 1...count {
                 realm.add(NoteDog(value: ["id": id, "name": "d\(id)", "age": id]))
                 realm.add(AnnotatedDog(value: ["id": id, "name": "a\(id)"]))
+                realm.add(CountedDog(value: ["id": id, "name": "c\(id)"]))
             }
         }
         return realm
@@ -48,14 +59,22 @@ struct AccessorRecyclingTests {
     @Test("a loop that keeps no element reads every object through one accessor, each with its own values")
     func loopReusesOneAccessor() throws {
         let realm = try realm()
-        var identities = Set<ObjectIdentifier>()
         var read: [String] = []
-        for dog in realm.objects(NoteDog.self).sorted(byKeyPath: "id") {
-            identities.insert(ObjectIdentifier(dog))
-            read.append("\(dog.id) \(dog.name) \(dog.age)")
+        var freedDuringLoop = 0
+        do {
+            let dogs = realm.objects(CountedDog.self).sorted(byKeyPath: "id")
+            let before = CountedDog.deinitialized.load(ordering: .relaxed)
+            for dog in dogs { read.append("\(dog.id) \(dog.name)") }
+            freedDuringLoop = CountedDog.deinitialized.load(ordering: .relaxed) - before
         }
-        #expect(read == (1...10).map { "\($0) d\($0) \($0)" })
-        #expect(identities.count == 1)
+        #expect(read == (1...10).map { "\($0) c\($0)" })
+        // One accessor for the whole loop, freed at the latest when the loop ends (an accessor per
+        // element would have freed ten).
+        #expect(freedDuringLoop <= 1)
+        let before = CountedDog.deinitialized.load(ordering: .relaxed)
+        #expect(realm.objects(CountedDog.self).map(\.id) == Array(1...10))
+        // `map` walks as the loop does (looking each position up would make and free ten).
+        #expect(CountedDog.deinitialized.load(ordering: .relaxed) - before <= 1)
     }
 
     @Test("elements kept by the loop, strongly or weakly, stay the objects they were")
@@ -94,5 +113,16 @@ struct AccessorRecyclingTests {
             dog.note = "seen \(dog.id)"
         }
         #expect(notesSeen == Array(repeating: "", count: 10))
+    }
+
+    @Test("map walks the results as a loop does: the values in order, and kept elements stay their objects")
+    func mapWalksLikeALoop() throws {
+        let realm = try realm()
+        let dogs = realm.objects(NoteDog.self).where { $0.age > 3 }.sorted(byKeyPath: "age", ascending: false)
+        #expect(dogs.map(\.name) == (4...10).reversed().map { "d\($0)" })
+        let kept = dogs.map { $0 }
+        #expect(kept.map(\.id) == Array((4...10).reversed()) && Set(kept.map(ObjectIdentifier.init)).count == 7)
+        struct Stop: Error {}
+        #expect(throws: Stop.self) { _ = try dogs.map { dog throws(Stop) -> Int in if dog.id == 5 { throw Stop() }; return dog.id } }
     }
 }

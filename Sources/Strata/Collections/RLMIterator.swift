@@ -19,6 +19,9 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
         element = rows.elementReader(as: Element.self, realm: realm)
     }
 
+    /// The number of elements the iterator has yet to give.
+    var underestimatedCount: Int { count - position }
+
     /// The next element, or nil after the last one.
     ///
     /// - Complexity: O(log n).
@@ -35,6 +38,21 @@ extension Results {
     /// - Complexity: O(1), or O(n) when the query must run first.
     public func makeIterator() -> RLMIterator<Element> {
         RLMIterator(rows: rows, realm: owner)
+    }
+
+    /// The results of calling `transform` on each element, in order.
+    ///
+    /// The same as `Collection.map`, walked as a `for` loop walks the results (rows read a batch
+    /// at a time, an accessor the transform does not keep used again for the next element)
+    /// rather than by looking up each position: `people.map(\.name)` costs what the loop costs.
+    ///
+    /// - Complexity: O(n).
+    public func map<T, E: Error>(_ transform: (Element) throws(E) -> T) throws(E) -> [T] {
+        var iterator = makeIterator()
+        var mapped: [T] = []
+        mapped.reserveCapacity(iterator.underestimatedCount)
+        while let element = iterator.next() { mapped.append(try transform(element)) }
+        return mapped
     }
 }
 
