@@ -22,7 +22,7 @@ struct NodeSearchTests {
         return keys.sorted()
     }
 
-    @Test("lower and upper bounds of integer and row keys match a linear search, for keys spread evenly or not")
+    @Test("lookups' and insertions' lower and upper bounds of integer and row keys match a linear search, for keys spread evenly or not")
     func boundsMatchLinearSearch() {
         let seed = SeededRandom.seedFromEnvironment()
         var random = SeededRandom(seed: seed)
@@ -36,12 +36,16 @@ struct NodeSearchTests {
                     let lower = keys.firstIndex { $0 >= probe } ?? keys.count
                     let upper = keys.firstIndex { $0 > probe } ?? keys.count
                     let found = keys.withUnsafeBufferPointer {
-                        (IntegerNode.lowerBound(probe, in: $0), IntegerNode.upperBound(probe, in: $0))
+                        (IntegerNode.searchLowerBound(probe, in: $0), IntegerNode.searchUpperBound(probe, in: $0))
                     }
                     let foundRows = rowKeys.withUnsafeBufferPointer {
-                        (RowKeyNode.lowerBound(ObjectKey(probe), in: $0), RowKeyNode.upperBound(ObjectKey(probe), in: $0))
+                        (RowKeyNode.searchLowerBound(ObjectKey(probe), in: $0),
+                         RowKeyNode.searchUpperBound(ObjectKey(probe), in: $0))
                     }
-                    #expect(found == (lower, upper) && foundRows == (lower, upper),
+                    let bisected = keys.withUnsafeBufferPointer {
+                        (IntegerNode.lowerBound(probe, in: $0), IntegerNode.upperBound(probe, in: $0))
+                    }
+                    #expect(found == (lower, upper) && foundRows == (lower, upper) && bisected == (lower, upper),
                             "seed \(seed): \(count) keys of shape \(shape), probe \(probe)")
                 }
             }

@@ -105,7 +105,7 @@ extension SortedTree {
         @inline(__always)
         func child(for key: Key) -> Node {
             withContents {
-                storedChildren[storedKeys.withUnsafeBufferPointer { SortedTree.Node.upperBound(key, in: $0) }]
+                storedChildren[storedKeys.withUnsafeBufferPointer { SortedTree.Node.searchUpperBound(key, in: $0) }]
             }
         }
 
@@ -116,7 +116,7 @@ extension SortedTree {
         @inline(__always)
         func unretainedChild(for key: Key) -> Unmanaged<Node> {
             withContents {
-                let index = storedKeys.withUnsafeBufferPointer { SortedTree.Node.upperBound(key, in: $0) }
+                let index = storedKeys.withUnsafeBufferPointer { SortedTree.Node.searchUpperBound(key, in: $0) }
                 return storedChildren.withUnsafeBufferPointer { Unmanaged.passUnretained($0[index]) }
             }
         }
@@ -125,7 +125,7 @@ extension SortedTree {
         @inline(__always)
         func leafValue(for key: Key) -> Value? {
             withContents {
-                let index = storedKeys.withUnsafeBufferPointer { SortedTree.Node.lowerBound(key, in: $0) }
+                let index = storedKeys.withUnsafeBufferPointer { SortedTree.Node.searchLowerBound(key, in: $0) }
                 return index < storedKeys.count && storedKeys[index] == key ? storedValues[index] : nil
             }
         }
@@ -138,7 +138,7 @@ extension SortedTree {
                 guard let first = storedKeys.first, let last = storedKeys.last, !(key < first), !(last < key) else {
                     return nil
                 }
-                let index = storedKeys.withUnsafeBufferPointer { SortedTree.Node.lowerBound(key, in: $0) }
+                let index = storedKeys.withUnsafeBufferPointer { SortedTree.Node.searchLowerBound(key, in: $0) }
                 return .some(storedKeys[index] == key ? storedValues[index] : nil)
             }
         }
@@ -148,7 +148,7 @@ extension SortedTree {
         func leafContains(_ key: Key) -> Bool {
             withContents {
                 storedKeys.withUnsafeBufferPointer { keys in
-                    let index = SortedTree.Node.lowerBound(key, in: keys)
+                    let index = SortedTree.Node.searchLowerBound(key, in: keys)
                     return index < keys.count && keys[index] == key
                 }
             }
@@ -163,7 +163,7 @@ extension SortedTree {
         func ownChild(for key: Key, verified: inout Bool) -> Unmanaged<Node>? {
             assertPrivate()
             extent = nil
-            let slot = storedKeys.withUnsafeBufferPointer { SortedTree.Node.upperBound(key, in: $0) }
+            let slot = storedKeys.withUnsafeBufferPointer { SortedTree.Node.searchUpperBound(key, in: $0) }
             if !Node.isMutable(&storedChildren[slot]) {
                 guard verified || storedChildren[slot].contains(key) else { return nil }
                 storedChildren[slot] = storedChildren[slot].clone()
@@ -177,7 +177,7 @@ extension SortedTree {
         @inline(__always)
         func modifyOwnValue<R>(forKey key: Key, _ body: (inout Value) throws -> R) rethrows -> R? {
             assertPrivate()
-            let index = storedKeys.withUnsafeBufferPointer { SortedTree.Node.lowerBound(key, in: $0) }
+            let index = storedKeys.withUnsafeBufferPointer { SortedTree.Node.searchLowerBound(key, in: $0) }
             guard index < storedKeys.count, storedKeys[index] == key else { return nil }
             extent = nil
             return try body(&storedValues[index])

@@ -22,16 +22,17 @@ extension SortedTree.Node {
         keys.withUnsafeBufferPointer { upperBound(key, in: $0) }
     }
 
-    /// The first index of `keys` whose key is `>= key`.
+    /// The first index of `keys` whose key is `>= key`, by bisection (the insertions' and
+    /// removals' search; lookups use ``searchLowerBound(_:in:)``).
     @inline(__always)
     static func lowerBound(_ key: Key, in keys: UnsafeBufferPointer<Key>) -> Int {
-        partition(keys, near: interpolatedPosition(of: key, in: keys)) { !($0 < key) }
+        partition(keys, near: nil) { !($0 < key) }
     }
 
-    /// The first index of `keys` whose key is `> key`.
+    /// The first index of `keys` whose key is `> key`, by bisection.
     @inline(__always)
     static func upperBound(_ key: Key, in keys: UnsafeBufferPointer<Key>) -> Int {
-        partition(keys, near: interpolatedPosition(of: key, in: keys)) { key < $0 }
+        partition(keys, near: nil) { key < $0 }
     }
 
     /// The leaf holding `key` or where it would go: descends the branches from this node.

@@ -1,9 +1,24 @@
-/// Searching a node's sorted keys. A node of integer keys (row keys, `Int64` primary keys, which
-/// are mostly allocated in sequence) starts where its keys' range puts the key, as an
-/// interpolation search does, and widens from there; other keys use a binary search. The start
-/// only decides which keys are read first: the answer is the same, and the cost on keys spread
-/// unevenly is at most about twice a binary search's comparisons.
+/// Searching a node's sorted keys for a lookup (a read's descent, and the descent of an in-place
+/// value change). A node of integer keys (row keys, `Int64` primary keys, which are mostly
+/// allocated in sequence) starts where its keys' range puts the key, as an interpolation search
+/// does, and widens from there; other keys use a binary search. The start only decides which keys
+/// are read first: the answer is the same, and the cost on keys spread unevenly is at most about
+/// twice a binary search's comparisons. Insertions and removals bisect: a bulk insert of
+/// ascending keys ran about a tenth slower with interpolated insertion searches (alternating runs
+/// of both builds), while primary-key lookups ran a fifth faster with interpolated lookups.
 extension SortedTree.Node {
+    /// The first index of `keys` whose key is `>= key`: a lookup's search (see above).
+    @inline(__always)
+    static func searchLowerBound(_ key: Key, in keys: UnsafeBufferPointer<Key>) -> Int {
+        partition(keys, near: interpolatedPosition(of: key, in: keys)) { !($0 < key) }
+    }
+
+    /// The first index of `keys` whose key is `> key`: a lookup's search (see above).
+    @inline(__always)
+    static func searchUpperBound(_ key: Key, in keys: UnsafeBufferPointer<Key>) -> Int {
+        partition(keys, near: interpolatedPosition(of: key, in: keys)) { key < $0 }
+    }
+
     /// Nodes with fewer keys are searched by bisection: their keys take a few cache lines.
     private static var interpolationThreshold: Int { 16 }
 
