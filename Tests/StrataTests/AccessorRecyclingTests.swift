@@ -20,11 +20,13 @@ final class AnnotatedDog: Object {
     var note = ""
 }
 
-@Suite("Accessor recycling in iteration")
+// Serialized: the loop tests count `CountedDog` deinitializations, which the other tests' setups
+// would add to if they ran at the same time.
+@Suite("Accessor recycling in iteration", .serialized)
 struct AccessorRecyclingTests {
     private func realm(dogs count: Int = 10) throws -> Realm {
-        let realm = try Realm(configuration: Realm.Configuration(
-            inMemoryIdentifier: UUID().uuidString, objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self, AnnotatedDog.self, CountedDog.self]))
+        let types: [ObjectBase.Type] = [NoteDog.self, NotePerson.self, NoteAddress.self, AnnotatedDog.self, CountedDog.self]
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString, objectTypes: types))
         try realm.write {
             for id in 1...count {
                 realm.add(NoteDog(value: ["id": id, "name": "d\(id)", "age": id]))
