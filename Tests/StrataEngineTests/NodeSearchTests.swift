@@ -52,7 +52,7 @@ struct NodeSearchTests {
         }
     }
 
-    @Test("a node of dense keys starts at the key's place: one comparison finds a present key")
+    @Test("a node of dense keys starts at the key's place: a present key is found in two comparisons")
     func denseKeysStartInPlace() {
         let keys = (0..<256).map { Int64($0) * 3 }
         var comparisons = 0
