@@ -36,10 +36,12 @@ let package = Package(
         .target(name: "StrataValues", swiftSettings: strictSettings),
         // CRC-32C with the CPU's instruction (StrataStorage's CRC32C falls back to a table without it).
         .target(name: "CStrataChecksum"),
+        // A cache-line prefetch for scans (a C builtin Swift has no spelling for).
+        .target(name: "CStrataPrefetch"),
         .target(name: "StrataStorage", dependencies: ["StrataSupport", "CStrataChecksum"], swiftSettings: strictSettings),
         .target(
             name: "StrataEngine",
-            dependencies: ["StrataSupport", "StrataValues", "StrataStorage"],
+            dependencies: ["StrataSupport", "StrataValues", "StrataStorage", "CStrataPrefetch"],
             swiftSettings: strictSettings
         ),
         .target(name: "StrataQuery", dependencies: ["StrataEngine"], swiftSettings: strictSettings),

@@ -27,14 +27,16 @@ if CommandLine.arguments.contains("--profile-property-access") {
     exit(0)
 }
 if let figure = Options.value(after: "--profile-property") {
-    // One accessor figure, 20 runs, for `perf record`: int-read, iteration, pk-lookup or int-set.
+    // One accessor figure, 20 runs, for `perf record`: int-read, iteration, pk-lookup, int-set, or
+    // scan (W4a's filtered count).
     let store = try StrataStore(.normal, seededRows: PropertyAccess.rows)
     let measure: (StrataStore) throws -> Double = switch figure {
     case "int-read": PropertyAccess.intRead
     case "iteration": PropertyAccess.stringIteration
     case "pk-lookup": PropertyAccess.primaryKeyLookup
     case "int-set": PropertyAccess.intWrite
-    default: fatalError("--profile-property takes int-read, iteration, pk-lookup or int-set")
+    case "scan": PropertyAccess.filteredScan
+    default: fatalError("--profile-property takes int-read, iteration, pk-lookup, int-set or scan")
     }
     for _ in 0..<20 { print(try measure(store), "ns (\(figure))") }
     exit(0)

@@ -142,7 +142,7 @@ package struct Table: Sendable {
     /// - Complexity: O(n).
     package func forEachObject(_ body: (ObjectKey, Row) throws -> Void) rethrows {
         try rows.forEachLeaf { keys, rows in
-            for index in keys.indices { try body(keys[index], rows[index]) }
+            try Row.forEachIndex(prefetching: rows) { try body(keys[$0], rows[$0]) }
         }
     }
 
@@ -153,7 +153,7 @@ package struct Table: Sendable {
     package func forEachRow(_ body: (ObjectKey, UnsafePointer<Row>) throws -> Void) rethrows {
         try rows.forEachLeaf { keys, rows in
             guard let base = rows.baseAddress else { return }
-            for index in keys.indices { try body(keys[index], base + index) }
+            try Row.forEachIndex(prefetching: rows) { try body(keys[$0], base + $0) }
         }
     }
 
@@ -205,7 +205,8 @@ package struct Table: Sendable {
         found.reserveCapacity(count)
         rows.forEachLeaf(from: ObjectKey(object.rawValue + 1)) { keys, rows in
             objects.append(contentsOf: keys)
-            for row in rows { found.append(row) }
+            // Copying a row out retains it: the first touch of its storage, prefetched.
+            rows.withUnsafeBufferPointer { rows in Row.forEachIndex(prefetching: rows) { found.append(rows[$0]) } }
             return objects.count < count
         }
         return (objects, found)

@@ -66,6 +66,19 @@ enum PropertyAccess {
         return elapsed / Double(lookups)
     }
 
+    /// Nanoseconds per object of W4(a)'s filtered count (`age > 50 AND city == "city-3"`), a scan
+    /// of every row (for `--profile-property scan`; not a target figure).
+    static func filteredScan(_ store: StrataStore) throws -> Double {
+        let people = store.realm.objects(BenchPerson.self)
+        let queries = 20
+        var count = 0
+        let start = now()
+        for _ in 0..<queries { count = people.where { $0.age > 50 && $0.city == "city-3" }.count }
+        let elapsed = Double(now() - start)
+        try expect(count, Expected.ageOver50City3, "W4a count")
+        return elapsed / Double(queries) / Double(rows)
+    }
+
     /// Nanoseconds per `Int` property set inside one write transaction (the commit excluded).
     static func intWrite(_ store: StrataStore) throws -> Double {
         let realm = store.realm
