@@ -27,8 +27,8 @@ if CommandLine.arguments.contains("--profile-property-access") {
     exit(0)
 }
 if let figure = Options.value(after: "--profile-property") {
-    // One accessor figure, 20 runs, for `perf record`: int-read, iteration, pk-lookup, int-set, or
-    // scan (W4a's filtered count).
+    // One accessor figure, 20 runs, for `perf record`: int-read, iteration, pk-lookup, int-set,
+    // scan (W4a's filtered count, ns per row) or filtered-sort (W5, ms).
     let store = try StrataStore(.normal, seededRows: PropertyAccess.rows)
     let measure: (StrataStore) throws -> Double = switch figure {
     case "int-read": PropertyAccess.intRead
@@ -36,7 +36,8 @@ if let figure = Options.value(after: "--profile-property") {
     case "pk-lookup": PropertyAccess.primaryKeyLookup
     case "int-set": PropertyAccess.intWrite
     case "scan": PropertyAccess.filteredScan
-    default: fatalError("--profile-property takes int-read, iteration, pk-lookup, int-set or scan")
+    case "filtered-sort": { try W5FilteredSort.strata($0)["ms"].number ?? 0 }
+    default: fatalError("--profile-property takes int-read, iteration, pk-lookup, int-set, scan or filtered-sort")
     }
     for _ in 0..<20 { print(try measure(store), "ns (\(figure))") }
     exit(0)
