@@ -13,6 +13,13 @@ final class CountedDog: Object {
     deinit { Self.deinitialized.add(1, ordering: .relaxed) }
 }
 
+/// A list of counted dogs.
+final class CountedKennel: Object {
+    @Persisted(primaryKey: true) var id: Int
+    @Persisted var dogs: List<CountedDog>
+    @Persisted var dogSet: MutableSet<CountedDog>
+}
+
 /// A model with a stored property that is not persisted: its accessors carry state of their own.
 final class AnnotatedDog: Object {
     @Persisted(primaryKey: true) var id: Int
@@ -25,7 +32,8 @@ final class AnnotatedDog: Object {
 @Suite("Accessor recycling in iteration", .serialized)
 struct AccessorRecyclingTests {
     private func realm(dogs count: Int = 10) throws -> Realm {
-        let types: [ObjectBase.Type] = [NoteDog.self, NotePerson.self, NoteAddress.self, AnnotatedDog.self, CountedDog.self]
+        let types: [ObjectBase.Type] = [NoteDog.self, NotePerson.self, NoteAddress.self, AnnotatedDog.self, CountedDog.self,
+                                        CountedKennel.self]
         let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString, objectTypes: types))
         try realm.write {
             for id in 1...count {
@@ -77,6 +85,29 @@ struct AccessorRecyclingTests {
         #expect(realm.objects(CountedDog.self).map(\.id) == Array(1...10))
         // `map` walks as the loop does (looking each position up would make and free ten).
         #expect(CountedDog.deinitialized.load(ordering: .relaxed) - before <= 1)
+    }
+
+    @Test("a loop over a List or a MutableSet of objects that keeps no element reads them through one accessor")
+    func listLoopReusesOneAccessor() throws {
+        let realm = try realm()
+        let kennel = try realm.write {
+            let dogs = realm.objects(CountedDog.self).sorted(byKeyPath: "id")
+            return realm.create(CountedKennel.self, value: ["id": 1, "dogs": [dogs[4], dogs[0], dogs[4], dogs[9]],
+                                                            "dogSet": Array(dogs)])
+        }
+        var read: [String] = []
+        var freed = 0
+        do {
+            let before = CountedDog.deinitialized.load(ordering: .relaxed)
+            for dog in kennel.dogs { read.append("\(dog.id) \(dog.name)") }
+            for dog in kennel.dogSet { read.append("\(dog.id)") }
+            freed = CountedDog.deinitialized.load(ordering: .relaxed) - before
+        }
+        #expect(read == ["5 c5", "1 c1", "5 c5", "10 c10"] + kennel.dogSet.indices.map { "\(kennel.dogSet[$0].id)" })
+        #expect(read.count == 14)
+        // One accessor per loop (a new one per element, as looking each position up makes, would
+        // have freed fourteen).
+        #expect(freed <= 2)
     }
 
     @Test("elements kept by the loop, strongly or weakly, stay the objects they were")

@@ -7,6 +7,7 @@
 public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection {
     private let count: () -> Int
     private let element: (Int) -> Element
+    private let iterator: () -> RLMIterator<Element>
     private let owner: () -> Realm?
     private let invalidated: () -> Bool
     private let results: () -> Results<Element>
@@ -17,6 +18,7 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
     public init<C: RealmCollection>(_ base: C) where C.Element == Element {
         count = { base.count }
         element = { base[$0] }
+        iterator = { RLMIterator(wrapping: base.makeIterator()) }
         owner = { base.realm }
         invalidated = { base.isInvalidated }
         results = { base._asResults }
@@ -32,6 +34,9 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { count() }
+    /// An iterator over the wrapped collection's elements, which walks it as its own iterator
+    /// does (a `Results` or `List` of objects a batch of rows at a time).
+    public func makeIterator() -> RLMIterator<Element> { iterator() }
     /// The element at `position` of the wrapped collection.
     public subscript(position: Int) -> Element { element(position) }
     /// The wrapped collection's Realm.

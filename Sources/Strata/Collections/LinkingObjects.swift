@@ -74,6 +74,37 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     }
 
     public var description: String { "LinkingObjects<\(Element.self)> \(Array(self))" }
+
+    /// An iterator over the linking objects as they are when the iteration begins: their keys are
+    /// found once (a position lookup finds them again each time), and the objects are walked as
+    /// a `Results` loop walks them.
+    ///
+    /// - Complexity: O(k log k) to start for k linking objects, then O(1) per object.
+    public func makeIterator() -> Iterator {
+        guard let location, let origin = originTable else { return Iterator(count: 0, read: nil) }
+        let keys = keys(originTable: origin)
+        return Iterator(count: keys.count, read: ResultsRows.objects(keys).objectReader(Element.self, realm: location.realm))
+    }
+
+    /// Iterates the linking objects a ``LinkingObjects`` held when the iteration began.
+    public struct Iterator: IteratorProtocol {
+        private let count: Int
+        private let read: ((Int) -> ObjectBase)?
+        private var position = 0
+
+        init(count: Int, read: ((Int) -> ObjectBase)?) {
+            self.count = read == nil ? 0 : count
+            self.read = read
+        }
+
+        /// The next linking object, or nil after the last one.
+        public mutating func next() -> Element? {
+            guard position < count, let read else { return nil }
+            defer { position += 1 }
+            // The reader makes accessors of `Element`'s own table, so of class `Element`.
+            return unsafeDowncast(read(position), to: Element.self)
+        }
+    }
 }
 
 extension LinkingObjects: _LinkingObjectsProtocol {

@@ -75,6 +75,18 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         }
     }
 
+    /// An iterator over the list's elements as they are when the iteration begins, as Realm
+    /// Swift's `RLMIterator`: a loop that changes the list inside a write still visits the
+    /// elements it started with. Objects are walked as a `Results` loop walks them (their rows
+    /// read a batch at a time, an accessor the loop does not keep used again for the next one).
+    ///
+    /// - Complexity: O(n) to start (the list read once), then O(1) per element, plus the row
+    ///   reads of objects a batch at a time.
+    public func makeIterator() -> RLMIterator<Element> {
+        guard let location else { return RLMIterator(unmanaged: unmanaged) }
+        return RLMIterator(stored: storedElements, of: location)
+    }
+
     /// The index of the first element equal to `object`, as Realm's `index(of:)`.
     ///
     /// - Complexity: O(n).

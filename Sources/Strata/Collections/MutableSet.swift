@@ -45,6 +45,15 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
         return Element._rlmFromStored(storedElements[position], location.elementContext(.index(position)))
     }
 
+    /// An iterator over the set's elements as they are when the iteration begins, as Realm
+    /// Swift's `RLMIterator` (see `List.makeIterator()`).
+    ///
+    /// - Complexity: O(n) to start, then O(1) per element.
+    public func makeIterator() -> RLMIterator<Element> {
+        guard let location else { return RLMIterator(unmanaged: unmanaged) }
+        return RLMIterator(stored: storedElements, of: location)
+    }
+
     /// Whether the set holds `object`.
     ///
     /// - Complexity: O(log n) managed (binary search), O(n) unmanaged.

@@ -1,7 +1,7 @@
 import StrataEngine
 
-/// Iterates the elements a `Results` held when the iteration began, as Realm Swift's
-/// `RLMIterator` does.
+/// Iterates the elements a `Results`, `List`, `MutableSet` or `AnyRealmCollection` held when the
+/// iteration began, as Realm Swift's `RLMIterator` does.
 ///
 /// The query runs (at most) once when the iterator is made; each step then creates one element
 /// without looking the collection up again, so `Array(dogs)` costs one accessor per element.
@@ -11,12 +11,55 @@ import StrataEngine
 /// stays the object it was and the next element gets a new accessor.
 public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     private let count: Int
-    private let element: (Int) -> Element
+    /// The element at a position below `count`; nil ends the iteration early.
+    private let element: (Int) -> Element?
     private var position = 0
 
     init(rows: ResultsRows, realm: Realm) {
         count = rows.count
         element = rows.elementReader(as: Element.self, realm: realm)
+    }
+
+    /// Iterates `count` elements, each made by `element` from its position.
+    init(count: Int, element: @escaping (Int) -> Element) {
+        self.count = count
+        self.element = element
+    }
+
+    /// Iterates what `iterator` gives (a type-erased collection's iterator over its base's).
+    init(wrapping iterator: some IteratorProtocol<Element>) {
+        var iterator = iterator
+        count = .max
+        element = { _ in iterator.next() }
+    }
+
+    /// Iterates the elements of an unmanaged collection.
+    init(unmanaged elements: [Element]) {
+        self.init(count: elements.count) { elements[$0] }
+    }
+
+    /// Iterates the stored elements of a managed `List` or `MutableSet` as they are now: objects
+    /// as a `Results` loop walks them (rows read a batch at a time, an accessor the loop does not
+    /// keep used again), other values converted one at a time in their place in the collection.
+    init(stored elements: [StrataEngine.Value], of location: CollectionLocation) {
+        if let objectType = Element.self as? Object.Type, objectType == Element.self,
+           let keys = Self.objectKeys(of: elements),
+           let read = ResultsRows.objects(keys).objectReader(objectType, realm: location.realm) {
+            self.init(count: keys.count) { unsafeBitCast(read($0), to: Element.self) }
+        } else {
+            self.init(count: elements.count) { Element._rlmFromStored(elements[$0], location.elementContext(.index($0))) }
+        }
+    }
+
+    /// The objects `elements` link to, or nil when one of them is not a link.
+    private static func objectKeys(of elements: [StrataEngine.Value]) -> [ObjectKey]? {
+        var keys: [ObjectKey] = []
+        keys.reserveCapacity(elements.count)
+        for element in elements {
+            guard case .link(let link) = element else { return nil }
+            keys.append(link.key)
+        }
+        return keys
     }
 
     /// The number of elements the iterator has yet to give.
@@ -61,10 +104,18 @@ extension ResultsRows {
     func elementReader<Element: RealmCollectionValue>(as type: Element.Type, realm: Realm) -> (Int) -> Element {
         if case .values = self { return { element(at: $0, as: Element.self, realm: realm) } }
         guard let objectType = Element.self as? ObjectBase.Type, objectType == Element.self,
-              let table = realm.tableInfo(for: ClassInfo.known(objectType)) else {
+              let read = objectReader(objectType, realm: realm) else {
             return { element(at: $0, as: Element.self, realm: realm) }
         }
         // `Element` is exactly `objectType`, so the accessor needs no dynamic cast.
+        return { unsafeBitCast(read($0), to: Element.self) }
+    }
+
+    /// Reads the accessor of the object at a position, of class `objectType` (these rows' table),
+    /// for a walk in order: rows are read a batch at a time, and an accessor nothing kept is
+    /// rebound to the next object. Nil when the Realm has no table for `objectType`.
+    func objectReader(_ objectType: ObjectBase.Type, realm: Realm) -> ((Int) -> ObjectBase)? {
+        guard let table = realm.tableInfo(for: ClassInfo.known(objectType)) else { return nil }
         let batch = RowBatch(rows: self, table: table.key)
         let recycler = table.classInfo.accessorsAreRecyclable ? AccessorRecycler() : nil
         return { position in
@@ -75,7 +126,7 @@ extension ResultsRows {
                 object.cachedRow = row
                 object.cachedRowKey = readKey
             }
-            return unsafeBitCast(object, to: Element.self)
+            return object
         }
     }
 }
