@@ -108,6 +108,11 @@ struct AccessorRecyclingTests {
         // One accessor per loop (a new one per element, as looking each position up makes, would
         // have freed fourteen).
         #expect(freed <= 2)
+        let before = CountedDog.deinitialized.load(ordering: .relaxed)
+        #expect(kennel.dogs.map(\.id) == [5, 1, 5, 10])
+        #expect(AnyRealmCollection(kennel.dogSet).map(\.id).count == 10)
+        // `map` walks as the loop does (looking each position up would make and free fourteen).
+        #expect(CountedDog.deinitialized.load(ordering: .relaxed) - before <= 2)
     }
 
     @Test("elements kept by the loop, strongly or weakly, stay the objects they were")

@@ -62,8 +62,9 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
         return keys
     }
 
-    /// The number of elements the iterator has yet to give.
-    var underestimatedCount: Int { count - position }
+    /// The number of elements the iterator has yet to give (0 when it wraps another iterator,
+    /// whose count it does not know).
+    var underestimatedCount: Int { count == .max ? 0 : count - position }
 
     /// The next element, or nil after the last one.
     ///
@@ -82,10 +83,12 @@ extension Results {
     public func makeIterator() -> RLMIterator<Element> {
         RLMIterator(rows: rows, realm: owner)
     }
+}
 
+extension RealmCollection where Iterator == RLMIterator<Element> {
     /// The results of calling `transform` on each element, in order.
     ///
-    /// The same as `Collection.map`, walked as a `for` loop walks the results (rows read a batch
+    /// The same as `Collection.map`, walked as a `for` loop walks the collection (rows read a batch
     /// at a time, an accessor the transform does not keep used again for the next element)
     /// rather than by looking up each position: `people.map(\.name)` costs what the loop costs.
     ///
