@@ -127,6 +127,25 @@ struct CollectionIterationTests {
         #expect(seen == ["t7", "after 7", "after 7", "after 3", "after 10", "after 1", "after 2"])
     }
 
+    @Test("LinkingObjects' count and subscripts follow every change, inside a write and after it")
+    func linkingObjectsFollowChanges() throws {
+        let (realm, child) = try realmWithChild()
+        let owned = child.ownedToys
+        #expect(owned.count == 10 && owned[9].id == 10)
+        realm.beginWrite()
+        realm.add(IterToy(value: ["id": 11, "name": "t11", "owner": child]))
+        #expect(owned.count == 11 && owned[10].id == 11)
+        realm.delete(realm.object(ofType: IterToy.self, forPrimaryKey: 1)!)
+        #expect(owned.count == 10 && owned[0].id == 2)
+        realm.object(ofType: IterToy.self, forPrimaryKey: 5)!.owner = nil
+        #expect(owned.map(\.id) == [2, 3, 4, 6, 7, 8, 9, 10, 11])
+        realm.cancelWrite()
+        #expect(owned.count == 10 && owned[0].id == 1 && owned[4].id == 5)
+        let frozen = owned.freeze()
+        try realm.write { realm.add(IterToy(value: ["id": 12, "name": "t12", "owner": child])) }
+        #expect(owned.count == 11 && frozen.count == 10 && frozen[9].id == 10)
+    }
+
     @Test("unmanaged collections iterate their elements")
     func unmanagedCollections() {
         let child = IterChild()

@@ -20,6 +20,8 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     /// The property of `Element` that links to the owner.
     public let propertyName: String
     let location: CollectionLocation?
+    /// The keys last found, shared by copies of this value (one owner, one property).
+    private let found = FoundKeys()
 
     /// Declares the objects of `type` whose `propertyName` links here.
     public init(fromType type: Element.Type, property propertyName: String) {
@@ -41,8 +43,21 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
         return location.realm.readSnapshot.table(location.table)?.contains(location.object) != true
     }
 
-    /// The linking objects' keys, ascending, each once.
-    private var links: [ObjectKey] { keys(originTable: originTable) }
+    /// The linking objects' keys, ascending, each once: found once per version and write
+    /// position of a live Realm, so that `count` and each subscript do not find and sort them
+    /// again (a frozen one, which several threads may read at once, finds them each time).
+    private var links: [ObjectKey] {
+        guard let location else { return [] }
+        let state = location.realm.state
+        guard state.isOnOwningThread else { preconditionFailure("Realm accessed from incorrect thread.") }
+        if state.isFrozen { return keys(originTable: originTable) }
+        let readKey = state.readKey
+        if found.readKey != readKey {
+            found.keys = keys(originTable: originTable)
+            found.readKey = readKey
+        }
+        return found.keys
+    }
 
     /// The linking objects' keys in `origin`, ascending, each once.
     func keys(originTable origin: TableInfo?) -> [ObjectKey] {
@@ -64,7 +79,8 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
 
     /// The number of linking objects.
     ///
-    /// - Complexity: O(k log k) for k linking objects.
+    /// - Complexity: O(k log k) for k linking objects at the first call after a change, then
+    ///   O(1).
     public var endIndex: Int { links.count }
 
     /// The linking object at `position`.
@@ -81,8 +97,8 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     ///
     /// - Complexity: O(k log k) to start for k linking objects, then O(1) per object.
     public func makeIterator() -> Iterator {
-        guard let location, let origin = originTable else { return Iterator(count: 0, read: nil) }
-        let keys = keys(originTable: origin)
+        guard let location, originTable != nil else { return Iterator(count: 0, read: nil) }
+        let keys = links
         return Iterator(count: keys.count, read: ResultsRows.objects(keys).objectReader(Element.self, realm: location.realm))
     }
 
@@ -105,6 +121,12 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
             return unsafeDowncast(read(position), to: Element.self)
         }
     }
+}
+
+/// The keys a ``LinkingObjects`` found and the Realm's ``RealmState/readKey`` then.
+private final class FoundKeys {
+    var readKey = RealmState.noReadKey
+    var keys: [ObjectKey] = []
 }
 
 extension LinkingObjects: _LinkingObjectsProtocol {
