@@ -20,18 +20,21 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     /// The property of `Element` that links to the owner.
     public let propertyName: String
     let location: CollectionLocation?
-    /// The keys last found, shared by copies of this value (one owner, one property).
-    private let found = FoundKeys()
+    /// The keys last found, shared by copies of this value (one owner, one property); nil
+    /// while unmanaged.
+    private let found: FoundKeys?
 
     /// Declares the objects of `type` whose `propertyName` links here.
     public init(fromType type: Element.Type, property propertyName: String) {
         self.propertyName = propertyName
         location = nil
+        found = nil
     }
 
     init(propertyName: String, location: CollectionLocation) {
         self.propertyName = propertyName
         self.location = location
+        found = FoundKeys()
     }
 
     /// The Realm managing the owner, or nil while unmanaged (then the collection is empty).
@@ -47,7 +50,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     /// position of a live Realm, so that `count` and each subscript do not find and sort them
     /// again (a frozen one, which several threads may read at once, finds them each time).
     private var links: [ObjectKey] {
-        guard let location else { return [] }
+        guard let location, let found else { return [] }
         let state = location.realm.state
         guard state.isOnOwningThread else { preconditionFailure("Realm accessed from incorrect thread.") }
         if state.isFrozen { return keys(originTable: originTable) }
