@@ -1,8 +1,9 @@
 import Testing
 @testable import StrataEngine
 
-/// `Row.withValues(at:)` reads a row's values through the array's storage object; these tests
-/// hold that layout to real arrays built in every way the engine builds rows.
+/// `Row.withValues(at:)` reads a row's values through the array's storage object, and
+/// `Row.packedBlock(at:)` a packed row's block and position through the row's fields; these tests
+/// hold that layout to real rows built in every way the engine builds them.
 @Suite("Row layout")
 struct RowLayoutTests {
     private static func values(_ count: Int) -> [Value] {
@@ -18,12 +19,35 @@ struct RowLayoutTests {
 
     /// The values `withValues(at:)` sees for `row`.
     private static func readInPlace(_ row: Row) -> [Value] {
-        withUnsafePointer(to: row) { pointer in Row.withValues(at: pointer) { Array($0) } }
+        withUnsafePointer(to: row) { pointer in Row.withValues(at: pointer) { Array($0) } } ?? []
     }
 
-    @Test("a row is one reference to its array's storage")
-    func rowIsOneReference() {
-        #expect(MemoryLayout<Row>.size == MemoryLayout<UnsafeRawPointer>.size)
+    @Test("a row's fields are where the scans read them")
+    func fieldOffsets() {
+        #expect(MemoryLayout<Row>.offset(of: \Row.own) == 0)
+        #expect(MemoryLayout<Row>.offset(of: \Row.block) == Row.blockOffset)
+        #expect(MemoryLayout<Row>.offset(of: \Row.position) == Row.positionOffset)
+        // An accessor reads its cached `Row?` in place as a `Row`.
+        #expect(MemoryLayout<Row?>.size == MemoryLayout<Row>.size)
+    }
+
+    @Test("a packed row is read through its block, a row of its own through its array")
+    func packedRowsInPlace() {
+        var rows = (0..<5).map { Row([.int(Int64($0)), .string("row \($0) with a heap-allocated string payload")]) }
+        let unpacked = rows
+        for index in rows.indices {
+            withUnsafePointer(to: rows[index]) { #expect(Row.packedBlock(at: $0) == nil) }
+        }
+        rows.withUnsafeMutableBufferPointer { Row.pack($0) }
+        for index in rows.indices {
+            withUnsafePointer(to: rows[index]) { pointer in
+                #expect(Row.withValues(at: pointer) { _ in 0 } == nil)
+                let packed = Row.packedBlock(at: pointer)
+                #expect(packed?.position == index)
+                #expect(packed?.block.takeUnretainedValue() === rows[0].block)
+                #expect(packed?.block.takeUnretainedValue().values(at: index) == unpacked[index].values)
+            }
+        }
     }
 
     @Test("values read in place equal the row's values, whatever the count and spare capacity", arguments: [0, 1, 3, 64, 1_000])

@@ -20,7 +20,7 @@ struct EventJSON {
         guard let table = snapshot.table(table), let row = table.row(key) else { return NSNull() }
         var fields: [String: Any] = [:]
         for (index, column) in table.schema.columns.enumerated() {
-            if let value = json(row.values[index], column: column, depth: depth) { fields[column.name] = value }
+            if let value = json(row[index], column: column, depth: depth) { fields[column.name] = value }
         }
         return fields
     }

@@ -93,7 +93,10 @@ open class ObjectBase: CustomStringConvertible {
            cachedRowKey == boundChanges.unsafelyUnwrapped.pointee {
             let column = boundTableInfo.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.columns[property] }
             if column >= 0 {
-                let value = cachedRow.unsafelyUnwrapped.values[column]
+                // In place: copying the cached row out would retain and release its storage.
+                let value = withUnsafePointer(to: &cachedRow) { cached in
+                    UnsafeRawPointer(cached).withMemoryRebound(to: Row.self, capacity: 1) { Row.value(at: $0, column: column) }
+                }
                 return V._rlmFromStored(value, _ReadContext(unretained: boundRealm.unsafelyUnwrapped, table: boundTable,
                                                             object: boundKey, column: column))
             }

@@ -49,7 +49,7 @@ struct ObjectHandle {
         let column = table.columns[property]
         // The hot path: the row read earlier at this version and write position.
         if column >= 0, !state.isFrozen, object.cachedRowKey == state.readKey, let row = object.cachedRow {
-            return V._rlmFromStored(row.values[column], context(column: column))
+            return V._rlmFromStored(row[column], context(column: column))
         }
         return readUncached(property: property, column: column, as: V.self, of: object)
     }
@@ -73,7 +73,7 @@ struct ObjectHandle {
         }
         object.cachedRow = row
         object.cachedRowKey = readKey
-        return V._rlmFromStored(row.values[column], context(column: column))
+        return V._rlmFromStored(row[column], context(column: column))
     }
 
     /// Reads a property without a row cache (the dynamic API).

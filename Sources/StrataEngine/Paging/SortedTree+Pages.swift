@@ -163,7 +163,7 @@ extension SortedTree {
         /// leaves, which hold their loader.
         weak let cache: NodeCache?
         private let readKey: @Sendable (inout ByteReader) throws -> Key
-        private let readValue: @Sendable (inout ByteReader) throws -> Value
+        private let readLeafEntries: @Sendable (inout ByteReader, Int) throws -> (keys: [Key], values: [Value])
         private let check: @Sendable (Value) -> Bool
 
         init<Coding: TreeEntryCoding>(
@@ -172,7 +172,7 @@ extension SortedTree {
             self.file = file
             self.cache = cache
             readKey = { try Coding.readKey(from: &$0) }
-            readValue = { try Coding.readValue(from: &$0) }
+            readLeafEntries = { try Coding.readLeafEntries($1, from: &$0) }
             self.check = check
         }
 
@@ -215,16 +215,10 @@ extension SortedTree {
         private func readLeaf(_ reader: inout ByteReader, _ extent: PageExtent) throws -> Node {
             let count = try reader.readCount(minimumElementSize: 2)
             guard count <= SortedTree.leafCapacity else { throw corrupt(extent, "\(count) entries in a leaf") }
-            var keys: [Key] = [], values: [Value] = []
-            keys.reserveCapacity(SortedTree.leafCapacity + 1)
-            values.reserveCapacity(SortedTree.leafCapacity + 1)
-            for _ in 0..<count {
-                let key = try readKey(&reader)
-                if let previous = keys.last, !(previous < key) { throw corrupt(extent, "keys out of order") }
-                let value = try readValue(&reader)
-                guard check(value) else { throw corrupt(extent, "a value does not fit its tree (\(key))") }
-                keys.append(key)
-                values.append(value)
+            let (keys, values) = try readLeafEntries(&reader, count)
+            for index in keys.indices {
+                if index > 0, !(keys[index - 1] < keys[index]) { throw corrupt(extent, "keys out of order") }
+                guard check(values[index]) else { throw corrupt(extent, "a value does not fit its tree (\(keys[index]))") }
             }
             return Node(isLeaf: true, count: count, keys: keys, values: values)
         }

@@ -28,7 +28,7 @@ extension Table {
     }
 
     /// What every row read from a page must satisfy: one value per column of the schema.
-    private static func rowCheck(columns: Int) -> @Sendable (Row) -> Bool { { $0.values.count == columns } }
+    private static func rowCheck(columns: Int) -> @Sendable (Row) -> Bool { { $0.count == columns } }
 
     /// The table `entry` names in `file`, its trees read lazily (see
     /// ``SortedTree/paged(_:_:in:cache:check:)``), their leaves admitted to `cache`: nothing is

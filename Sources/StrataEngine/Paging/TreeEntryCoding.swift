@@ -15,6 +15,23 @@ protocol TreeEntryCoding: SendableMetatype {
     static func readKey(from reader: inout ByteReader) throws -> Key
     /// Reads a value written by ``write(value:to:)``.
     static func readValue(from reader: inout ByteReader) throws -> Value
+    /// Reads the `count` entries of a leaf, each written as a key then a value: the keys in the
+    /// order read (the caller checks it) and the values.
+    static func readLeafEntries(_ count: Int, from reader: inout ByteReader) throws -> (keys: [Key], values: [Value])
+}
+
+extension TreeEntryCoding {
+    /// Entry by entry, each value read by ``readValue(from:)``.
+    static func readLeafEntries(_ count: Int, from reader: inout ByteReader) throws -> (keys: [Key], values: [Value]) {
+        var keys: [Key] = [], values: [Value] = []
+        keys.reserveCapacity(count + 1)
+        values.reserveCapacity(count + 1)
+        for _ in 0..<count {
+            keys.append(try readKey(from: &reader))
+            values.append(try readValue(from: &reader))
+        }
+        return (keys, values)
+    }
 }
 
 /// The rows of a table: object key (signed varint) → the row's values (a count, then each value
@@ -23,8 +40,9 @@ enum RowEntryCoding: TreeEntryCoding {
     static func write(_ key: ObjectKey, to writer: inout ByteWriter) { writer.writeSignedVarint(key.rawValue) }
 
     static func write(value row: Row, to writer: inout ByteWriter) {
-        writer.writeCount(row.values.count)
-        for value in row.values { writer.write(value) }
+        let count = row.count
+        writer.writeCount(count)
+        for column in 0..<count { writer.write(row[column]) }
     }
 
     static func readKey(from reader: inout ByteReader) throws -> ObjectKey { ObjectKey(try reader.readSignedVarint()) }
@@ -35,6 +53,35 @@ enum RowEntryCoding: TreeEntryCoding {
         values.reserveCapacity(count)
         for _ in 0..<count { values.append(try reader.readValue()) }
         return Row(values)
+    }
+
+    /// A leaf's rows packed into one ``RowBlock``: every value read into one array first, then
+    /// stored column by column (rows of different widths, which the tree's check then refuses,
+    /// are read as rows of their own).
+    static func readLeafEntries(_ count: Int, from reader: inout ByteReader) throws -> (keys: [ObjectKey], values: [Row]) {
+        var keys: [ObjectKey] = [], widths: [Int] = [], values: [StrataEngine.Value] = []
+        keys.reserveCapacity(count + 1)
+        widths.reserveCapacity(count)
+        for _ in 0..<count {
+            keys.append(try readKey(from: &reader))
+            let width = try reader.readCount(minimumElementSize: 1)
+            if widths.isEmpty { values.reserveCapacity(width * count) }
+            widths.append(width)
+            for _ in 0..<width { values.append(try reader.readValue()) }
+        }
+        var rows: [Row] = []
+        rows.reserveCapacity(count + 1)
+        if let width = widths.first, widths.allSatisfy({ $0 == width }),
+           let block = values.withUnsafeBufferPointer({ RowBlock.make(count: count, width: width, values: $0) }) {
+            for position in 0..<count { rows.append(Row(block: block, position: position)) }
+        } else {
+            var start = 0
+            for width in widths {
+                rows.append(Row(Array(values[start..<(start + width)])))
+                start += width
+            }
+        }
+        return (keys, rows)
     }
 }
 

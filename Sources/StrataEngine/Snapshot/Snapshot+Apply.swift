@@ -47,7 +47,7 @@ extension Snapshot {
             let table = try existing(key)
             guard table.schema.columns.indices.contains(column) else { throw Self.missing("column \(column) of \(key)") }
             table.forEachObject { object, row in
-                updateBacklinks(removing: row.values[column], adding: nil,
+                updateBacklinks(removing: row[column], adding: nil,
                                 origin: Backlink(table: key, column: column, object: object))
             }
             try mutateSchema(key) { table in
@@ -229,8 +229,8 @@ extension Snapshot {
             throw missing("column \(path.column) of \(path.table)")
         }
         let replaced = table.rows.modifyValue(forKey: path.object) { row in
-            let old = row.values[path.column]
-            row.values[path.column] = value
+            let old = row[path.column]
+            row[path.column] = value
             return old
         }
         guard let replaced else { throw missing("object \(path.object) of \(path.table)") }
@@ -244,7 +244,7 @@ extension Snapshot {
             throw Self.missing("column \(path.column) of \(path.table)")
         }
         let result = try tables[path.table]!.rows.modifyValue(forKey: path.object) { row in
-            try body(&row.values[path.column])
+            try body(&row[path.column])
         }
         guard let result else { throw Self.missing("object \(path.object) of \(path.table)") }
         return result
@@ -252,7 +252,7 @@ extension Snapshot {
 
     func forEachLinkColumn(of table: Table, _ row: Row, _ body: (Int, Value) -> Void) {
         for (column, schema) in table.schema.columns.enumerated() where schema.type == .link || schema.type == .mixed {
-            body(column, row.values[column])
+            body(column, row[column])
         }
     }
 

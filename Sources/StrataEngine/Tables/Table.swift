@@ -130,7 +130,7 @@ package struct Table: Sendable {
     /// The value of `column` of `object`, or nil if the object does not exist.
     ///
     /// - Complexity: O(log n).
-    package func value(of object: ObjectKey, column: Int) -> Value? { rows[object]?.values[column] }
+    package func value(of object: ObjectKey, column: Int) -> Value? { rows[object]?[column] }
 
     /// Every object key, ascending.
     ///
@@ -155,6 +155,14 @@ package struct Table: Sendable {
             guard let base = rows.baseAddress else { return }
             try Row.forEachIndex(prefetching: rows) { try body(keys[$0], base + $0) }
         }
+    }
+
+    /// Calls `body` with each leaf's object keys and rows, in ascending key order, borrowed in
+    /// place (a scan that tests a leaf's rows together: see ``RowBlock``).
+    ///
+    /// - Complexity: O(n).
+    package func forEachLeaf(_ body: (UnsafeBufferPointer<ObjectKey>, UnsafeBufferPointer<Row>) throws -> Void) rethrows {
+        try rows.forEachLeaf(body)
     }
 
     /// The position of `object` in key order.
@@ -236,7 +244,7 @@ package struct Table: Sendable {
         if column == schema.primaryKeyIndex { return primaryKeyIndex[value].map { [$0] } ?? [] }
         if let index = secondaryIndexes[column] { return index.objects(equalTo: value) }
         var found: [ObjectKey] = []
-        rows.forEach { key, row in if row.values[column] == value { found.append(key) } }
+        rows.forEach { key, row in if row[column] == value { found.append(key) } }
         return found
     }
 
@@ -275,13 +283,13 @@ package struct Table: Sendable {
     }
 
     mutating func index(_ row: Row, as key: ObjectKey, primaryKey: Int?) {
-        if let primaryKey { primaryKeyIndex.updateValue(key, forKey: row.values[primaryKey]) }
-        for column in indexedColumns { addToIndex(column: column, value: row.values[column], key: key) }
+        if let primaryKey { primaryKeyIndex.updateValue(key, forKey: row[primaryKey]) }
+        for column in indexedColumns { addToIndex(column: column, value: row[column], key: key) }
     }
 
     mutating func unindex(_ row: Row, as key: ObjectKey) {
-        if let primaryKey = schema.primaryKeyIndex { primaryKeyIndex.removeValue(forKey: row.values[primaryKey]) }
-        for column in indexedColumns { removeFromIndex(column: column, value: row.values[column], key: key) }
+        if let primaryKey = schema.primaryKeyIndex { primaryKeyIndex.removeValue(forKey: row[primaryKey]) }
+        for column in indexedColumns { removeFromIndex(column: column, value: row[column], key: key) }
     }
 
     /// Whether `values` (a new row) has a primary key of the kind the table's index holds.

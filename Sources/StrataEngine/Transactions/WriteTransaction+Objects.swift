@@ -55,7 +55,7 @@ extension WriteTransaction {
         for origin in Set(snapshot.tables[key]!.backlinks(to: object)) { try removeLinks(to: target, from: origin) }
         try record(.eraseObject(key, object))
         for (column, columnSchema) in schema.columns.enumerated() {
-            try eraseOwnedObjects(in: row.values[column], of: columnSchema)
+            try eraseOwnedObjects(in: row[column], of: columnSchema)
         }
     }
 

@@ -89,9 +89,9 @@ extension WriteTransaction {
             let column = table.schema.columnIndex(name)!
             var seen = Set<Value>()
             try table.forEachObject { _, row in
-                guard seen.insert(row.values[column]).inserted else {
+                guard seen.insert(row[column]).inserted else {
                     throw StrataError(.duplicatePrimaryKey,
-                                      "\(table.schema.name).\(name) has the value \(row.values[column]) more than once")
+                                      "\(table.schema.name).\(name) has the value \(row[column]) more than once")
                 }
             }
         }

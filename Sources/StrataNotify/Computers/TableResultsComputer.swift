@@ -166,7 +166,7 @@ package struct TableResultsComputer: ChangeComputer {
         let table = next?.query.table ?? state?.query.table
         let change = CollectionChangeSet.diff(old: oldKeys, new: newKeys) { key in
             guard let table else { return false }
-            return old.table(table)?.row(key)?.values != new.table(table)?.row(key)?.values
+            return old.table(table)?.row(key) != new.table(table)?.row(key)
         }
         return (next, change.isEmpty ? nil : change)
     }

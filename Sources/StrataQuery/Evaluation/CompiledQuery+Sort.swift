@@ -14,7 +14,13 @@ extension CompiledQuery {
         /// Appends the sort values of one match, whose row is at `row`.
         @inline(__always)
         mutating func append(_ row: UnsafePointer<Row>) {
-            Row.withValues(at: row) { rowValues in
+            if let (block, position) = Row.packedBlock(at: row) {
+                block._withUnsafeGuaranteedRef { block in
+                    for column in columns { values.append(block.value(column: column, position: position)) }
+                }
+                return
+            }
+            _ = Row.withValues(at: row) { rowValues in
                 for column in columns { values.append(rowValues[column]) }
             }
         }
@@ -50,7 +56,7 @@ extension CompiledQuery {
             for (position, key) in keys.enumerated() {
                 for sortKey in sort {
                     if let column = sortKey.path.rootColumn, let row = rows?[position] {
-                        sortValues.append(row.values[column])
+                        sortValues.append(row[column])
                     } else {
                         sortValues.append(evaluator.value(of: sortKey.path, key: key))
                     }

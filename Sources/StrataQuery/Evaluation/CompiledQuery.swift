@@ -125,11 +125,12 @@ package struct CompiledQuery: Sendable {
         } else if case .constant(true) = predicate, gathered == nil, rows == nil {
             matches = tableData.objectKeys
         } else if let scanFilter {
-            tableData.forEachRow { key, row in
-                guard scanFilter.matches(row) else { return }
-                matches.append(key)
-                gathered?.append(row)
-                keep(row.pointee)
+            tableData.forEachLeaf { keys, rows in
+                scanFilter.forEachMatch(in: rows) { index in
+                    matches.append(keys[index])
+                    gathered?.append(rows.baseAddress.unsafelyUnwrapped + index)
+                    keep(rows[index])
+                }
             }
         } else {
             tableData.forEachRow { key, row in
@@ -150,9 +151,7 @@ package struct CompiledQuery: Sendable {
         let evaluator = PredicateEvaluator(snapshot: snapshot, root: table)
         var count = 0
         if let scanFilter {
-            tableData.forEachRow { _, row in
-                if scanFilter.matches(row) { count += 1 }
-            }
+            tableData.forEachLeaf { _, rows in scanFilter.forEachMatch(in: rows) { _ in count += 1 } }
         } else {
             tableData.forEachObject { key, row in
                 if evaluator.matches(predicate, key: key, row: row) { count += 1 }

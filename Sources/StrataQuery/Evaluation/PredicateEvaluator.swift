@@ -32,7 +32,7 @@ struct PredicateEvaluator {
             where row != nil && path.rootColumn != nil:
             // The common case, a property of the object against a constant: no arrays, no
             // closures (this is the inner loop of a scan).
-            return ValueComparison.holds(row!.values[path.rootColumn!], op, constant, options: options)
+            return ValueComparison.holds(row![path.rootColumn!], op, constant, options: options)
         case .compare(let left, let op, let right, let options, let quantifier, let typeTest):
             // Paths through links, maps and subqueries: a computation over its CPU budget gives up.
             if CPUDeadline.hasPassed { return false }
@@ -49,7 +49,7 @@ struct PredicateEvaluator {
             }
             return quantified(lefts, isToMany: left.path?.isToMany == true, quantifier, test)
         case .between(.path(let path), let low, let high, _) where row != nil && path.rootColumn != nil:
-            let value = row!.values[path.rootColumn!]
+            let value = row![path.rootColumn!]
             return ValueComparison.holds(value, .greaterOrEqual, low, options: [])
                 && ValueComparison.holds(value, .lessOrEqual, high, options: [])
         case .between(let operand, let low, let high, let quantifier):
@@ -86,7 +86,7 @@ struct PredicateEvaluator {
         case .value(let value):
             return [value]
         case .path(let path):
-            if let column = path.rootColumn, let row { return [row.values[column]] }
+            if let column = path.rootColumn, let row { return [row[column]] }
             return items(path, key: key, row: row, variables: variables).map(Self.value(of:))
         case .subqueryCount(let collection, let variable, let predicate):
             let elements = items(collection, key: key, row: row, variables: variables)
@@ -141,7 +141,7 @@ struct PredicateEvaluator {
                     }
                     let value: Value
                     if let rowValue = rootRow, itemTable == root, object == key {
-                        value = rowValue.values[column]
+                        value = rowValue[column]
                     } else {
                         guard let stored = snapshot.table(table)?.value(of: object, column: column) else { continue }
                         value = stored
@@ -235,7 +235,7 @@ struct PredicateEvaluator {
     private func geoPoint(_ table: TableKey, _ object: ObjectKey) -> GeoCoordinate? {
         guard let schema = snapshot.table(table)?.schema, let row = snapshot.table(table)?.row(object),
               let typeColumn = schema.columnIndex("type"), let coordinatesColumn = schema.columnIndex("coordinates"),
-              row.values[typeColumn] == .string("Point"), case .list(let coordinates) = row.values[coordinatesColumn],
+              row[typeColumn] == .string("Point"), case .list(let coordinates) = row[coordinatesColumn],
               coordinates.count >= 2, let longitude = ValueComparison.number(coordinates[0]),
               let latitude = ValueComparison.number(coordinates[1]) else { return nil }
         return GeoCoordinate(latitude: latitude, longitude: longitude)
