@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 import StrataTestSupport
+import StrataStorage
+import StrataSupport
 @testable import StrataEngine
 
 /// Rows packed column by column (`RowBlock`) read back exactly the values they were made from,
@@ -144,6 +146,43 @@ struct RowBlockTests {
                 #expect(seen == 150)
                 #expect(blocks.count == 3, "150 rows: three leaves, one block each")
             }
+        }
+    }
+
+    /// A leaf's entries as a page holds them: the count, then each key and row.
+    private static func leafImage(_ rows: [Row]) -> [UInt8] {
+        var writer = ByteWriter()
+        writer.writeCount(rows.count)
+        for (index, row) in rows.enumerated() {
+            RowEntryCoding.write(ObjectKey(Int64(index)), to: &writer)
+            RowEntryCoding.write(value: row, to: &writer)
+        }
+        return writer.bytes
+    }
+
+    private static func readLeaf(_ image: [UInt8]) throws -> [Row] {
+        try image.withUnsafeBytes { raw in
+            var reader = ByteReader(raw, origin: "test leaf")
+            let count = try reader.readCount(minimumElementSize: 2)
+            return try RowEntryCoding.readLeafEntries(count, from: &reader).values
+        }
+    }
+
+    @Test("a leaf's page image reads back packed; rows of different widths as rows of their own; a cut image throws")
+    func leafImages() throws {
+        let rows = Self.rows(count: 40, width: 5, seed: 3)
+        let read = try Self.readLeaf(Self.leafImage(rows))
+        #expect(read.allSatisfy { $0.isPacked })
+        #expect(read.map(\.values) == rows.map(\.values))
+
+        let uneven = [Row([.int(1), .string("one")]), Row([.int(2)]), Row([.int(3), .string("three"), .null])]
+        let readUneven = try Self.readLeaf(Self.leafImage(uneven))
+        #expect(!readUneven.contains { $0.isPacked })
+        #expect(readUneven.map(\.values) == uneven.map(\.values))
+
+        let image = Self.leafImage(rows)
+        for cut in [1, 2, image.count / 3, image.count / 2, image.count - 1] {
+            #expect(throws: StrataError.self) { try Self.readLeaf(Array(image.prefix(cut))) }
         }
     }
 

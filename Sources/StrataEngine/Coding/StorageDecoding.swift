@@ -29,17 +29,31 @@ package enum StorageDecoding {
     }
 
     /// Decodes `bytes` as each of the page store's small images in turn: a header's roots blob, a
-    /// catalog, a free-page list (of a file of 1,000 pages).
+    /// catalog, a free-page list (of a file of 1,000 pages), and the entries of a leaf of rows
+    /// (packed into a ``RowBlock`` as a page read packs them, then read back).
     ///
-    /// - Returns: how many of the three decoded.
+    /// - Returns: how many of the four decoded.
     package static func decodePageStoreImages(_ bytes: [UInt8]) -> Int {
         let extent = PageExtent(first: 2, count: 1)
         let decoded: [Bool] = [
             (try? StoreCatalog.Roots.decode(bytes, path: "roots")) != nil,
             (try? StoreCatalog.decode(bytes, path: "catalog", at: extent, pageSize: 4096)) != nil,
             (try? FreePageList.decode(bytes, pageCount: 1000, path: "free list", at: extent)) != nil,
+            (try? decodeRowLeaf(bytes)) != nil,
         ]
         return decoded.filter { $0 }.count
+    }
+
+    /// Decodes `bytes` as the entries of a leaf of rows (an entry count, then each object key and
+    /// row) and reads every value of every row back.
+    private static func decodeRowLeaf(_ bytes: [UInt8]) throws -> Int {
+        try bytes.withUnsafeBytes { raw in
+            var reader = ByteReader(raw, origin: "leaf")
+            let count = try reader.readCount(minimumElementSize: 2)
+            guard count <= SortedTree<ObjectKey, Row>.leafCapacity else { throw reader.corrupt("\(count) entries in a leaf") }
+            let (_, rows) = try RowEntryCoding.readLeafEntries(count, from: &reader)
+            return rows.reduce(0) { $0 + $1.values.count }
+        }
     }
 
     /// Decodes a changeset (the payload of a commit log record) and applies it to an empty

@@ -55,29 +55,45 @@ enum RowEntryCoding: TreeEntryCoding {
         return Row(values)
     }
 
-    /// A leaf's rows packed into one ``RowBlock``: every value read into one array first, then
-    /// stored column by column (rows of different widths, which the tree's check then refuses,
+    /// A leaf's rows packed into one ``RowBlock``: every value read into one buffer first, then
+    /// moved into its column (rows of different widths, which the tree's check then refuses,
     /// are read as rows of their own).
     static func readLeafEntries(_ count: Int, from reader: inout ByteReader) throws -> (keys: [ObjectKey], values: [Row]) {
-        var keys: [ObjectKey] = [], widths: [Int] = [], values: [StrataEngine.Value] = []
+        var keys: [ObjectKey] = [], widths: [Int] = []
         keys.reserveCapacity(count + 1)
         widths.reserveCapacity(count)
+        // The values, read into a buffer they are moved out of (no copy of each string).
+        var buffer = UnsafeMutableBufferPointer<StrataEngine.Value>(start: nil, count: 0)
+        var initialized = 0
+        defer {
+            buffer.baseAddress?.deinitialize(count: initialized)
+            buffer.deallocate()
+        }
         for _ in 0..<count {
             keys.append(try readKey(from: &reader))
             let width = try reader.readCount(minimumElementSize: 1)
-            if widths.isEmpty { values.reserveCapacity(width * count) }
+            if initialized + width > buffer.count {
+                let grown = UnsafeMutableBufferPointer<StrataEngine.Value>.allocate(capacity: Swift.max(width * count, initialized + width))
+                if let old = buffer.baseAddress { grown.baseAddress!.moveInitialize(from: old, count: initialized) }
+                buffer.deallocate()
+                buffer = grown
+            }
             widths.append(width)
-            for _ in 0..<width { values.append(try reader.readValue()) }
+            for _ in 0..<width {
+                (buffer.baseAddress! + initialized).initialize(to: try reader.readValue())
+                initialized += 1
+            }
         }
         var rows: [Row] = []
         rows.reserveCapacity(count + 1)
         if let width = widths.first, widths.allSatisfy({ $0 == width }),
-           let block = values.withUnsafeBufferPointer({ RowBlock.make(count: count, width: width, values: $0) }) {
+           let block = RowBlock.make(count: count, width: width, moving: UnsafeMutableBufferPointer(rebasing: buffer[..<initialized])) {
+            initialized = 0
             for position in 0..<count { rows.append(Row(block: block, position: position)) }
         } else {
             var start = 0
             for width in widths {
-                rows.append(Row(Array(values[start..<(start + width)])))
+                rows.append(Row(Array(buffer[start..<(start + width)])))
                 start += width
             }
         }

@@ -42,19 +42,21 @@ public final class RowBlock: ManagedBuffer<RowBlockHeader, RowBlockColumn> {
         guard let first = rows.first, rows.count <= capacity, first.block == nil else { return nil }
         let width = first.own.count
         for row in rows where row.block != nil || row.own.count != width { return nil }
-        return make(count: rows.count, width: width) { position, column in rows[position].own[column] }
+        var values = rows.flatMap(\.own)
+        return values.withUnsafeMutableBufferPointer { values in
+            let block = make(count: rows.count, width: width, moving: values)
+            // Moved out: give the array values again to destroy.
+            if block != nil { values.initialize(repeating: .null) }
+            return block
+        }
     }
 
     /// Packs `count` rows of `width` values each, given one after the other in `values` (a leaf
-    /// read from its page); nil when there are no rows or more than ``capacity``.
-    package static func make(count: Int, width: Int, values: UnsafeBufferPointer<Value>) -> RowBlock? {
-        guard count > 0, count <= capacity, values.count == count * width else { return nil }
-        return make(count: count, width: width) { position, column in values[position &* width &+ column] }
-    }
-
-    @inline(__always)
-    private static func make(count: Int, width: Int, _ value: (Int, Int) -> Value) -> RowBlock {
-        let kinds = (0..<width).map { column in kind(count: count) { value($0, column) } }
+    /// read from its page), moving them out of `values` (which is left uninitialized); nil,
+    /// leaving `values` as they are, when there are no rows or more than ``capacity``.
+    package static func make(count: Int, width: Int, moving values: UnsafeMutableBufferPointer<Value>) -> RowBlock? {
+        guard count > 0, count <= capacity, values.count == count * width, let base = values.baseAddress else { return nil }
+        let kinds = (0..<width).map { column in kind(count: count) { base + ($0 &* width &+ column) } }
         let dataBytes = kinds.reduce(0) { $0 + stride(of: $1) * count }
         let descriptorStride = MemoryLayout<RowBlockColumn>.stride
         let capacity = width + (dataBytes + descriptorStride - 1) / descriptorStride
@@ -64,7 +66,7 @@ public final class RowBlock: ManagedBuffer<RowBlockHeader, RowBlockColumn> {
         block.withUnsafeMutablePointerToElements { columns in
             var start = UnsafeMutableRawPointer(columns + width)
             for (column, kind) in kinds.enumerated() {
-                let nulls = fill(start, kind: kind, count: count) { value($0, column) }
+                let nulls = fill(start, kind: kind, count: count) { (base + ($0 &* width &+ column)).move() }
                 (columns + column).initialize(to: RowBlockColumn(kind: kind, nulls: nulls, start: start))
                 start += stride(of: kind) * count
             }
@@ -72,13 +74,13 @@ public final class RowBlock: ManagedBuffer<RowBlockHeader, RowBlockColumn> {
         return block
     }
 
-    /// Stores the `count` values `value` gives at `start` as `kind`; returns their null mask.
+    /// Stores the `count` values `take` gives up at `start` as `kind`; returns their null mask.
     @inline(__always)
     private static func fill(_ start: UnsafeMutableRawPointer, kind: RowBlockColumn.Kind, count: Int,
-                             _ value: (Int) -> Value) -> UInt64 {
+                             _ take: (Int) -> Value) -> UInt64 {
         var nulls: UInt64 = 0
         for position in 0..<count {
-            let value = value(position)
+            let value = take(position)
             if case .null = value, kind != .value { nulls |= 1 << UInt64(position) }
             switch (kind, value) {
             case (.int, .int(let number)): start.storeBytes(of: number, toByteOffset: position * 8, as: Int64.self)
@@ -108,13 +110,14 @@ public final class RowBlock: ManagedBuffer<RowBlockHeader, RowBlockColumn> {
         }
     }
 
-    /// The storage kind for the `count` values `value` gives: the narrowest that holds them all.
+    /// The storage kind for the `count` values at `value(position)`, read in place: the
+    /// narrowest that holds them all.
     @inline(__always)
-    private static func kind(count: Int, _ value: (Int) -> Value) -> RowBlockColumn.Kind {
+    private static func kind(count: Int, _ value: (Int) -> UnsafeMutablePointer<Value>) -> RowBlockColumn.Kind {
         var kind: RowBlockColumn.Kind?
         for position in 0..<count {
             let found: RowBlockColumn.Kind
-            switch value(position) {
+            switch value(position).pointee {
             case .null: continue
             case .int: found = .int
             case .double: found = .double
