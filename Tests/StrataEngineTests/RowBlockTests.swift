@@ -149,6 +149,37 @@ struct RowBlockTests {
         }
     }
 
+    @Test("a checkpoint packs the leaves of rows it writes; rows changed after it are rows of their own until the next")
+    func checkpointPacks() throws {
+        let schema = TableSchema(name: "Counter", columns: [ColumnSchema("id", .int), ColumnSchema("n", .int)])
+        try withTemporaryDirectory { directory in
+            try withStore(.file(directory.file("checkpoint.strata"))) { store in
+                let table = try store.write { tx in
+                    let table = try tx.createTable(schema)
+                    for id in 0..<200 { _ = try tx.insertObject(into: table, values: [.int(Int64(id)), .int(0)]) }
+                    return table
+                }
+                func packed() -> [Bool] {
+                    var packed: [Bool] = []
+                    store.currentSnapshot.table(table)!.forEachObject { _, row in packed.append(row.isPacked) }
+                    return packed
+                }
+                #expect(!packed().contains(true), "a transaction's rows are rows of their own")
+                try store.checkpoint()
+                #expect(!packed().contains(false))
+                try store.write { tx in
+                    try tx.setValue(.int(7), at: PropertyPath(table: table, object: ObjectKey(70), column: 1))
+                }
+                #expect(packed().filter { !$0 }.count == 1)
+                #expect(store.currentSnapshot.table(table)!.value(of: ObjectKey(70), column: 1) == .int(7))
+                try store.checkpoint()
+                #expect(!packed().contains(false))
+                #expect(store.currentSnapshot.table(table)!.value(of: ObjectKey(70), column: 1) == .int(7))
+                #expect(store.currentSnapshot.table(table)!.value(of: ObjectKey(71), column: 1) == .int(0))
+            }
+        }
+    }
+
     /// A leaf's entries as a page holds them: the count, then each key and row.
     private static func leafImage(_ rows: [Row]) -> [UInt8] {
         var writer = ByteWriter()

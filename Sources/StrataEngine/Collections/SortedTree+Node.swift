@@ -366,6 +366,25 @@ extension SortedTree {
             if admits && !wasPaged { loader.cache?.admit(self) }
         }
 
+        /// Replaces the values of this resident, paged leaf by what `transform` makes of them (the
+        /// same entries in another form), when no access holds the leaf; does nothing when
+        /// `transform` returns nil, the leaf is not resident, or an access or the cache holds it.
+        /// As eviction does, it takes the `busy` bit from a resident state without pins, clearing
+        /// `resident` meanwhile: an access arriving then waits for the bit, and finds the new
+        /// values.
+        func replaceResidentValues(_ transform: ([Value]) -> [Value]?) {
+            let known = NodeState.resident | NodeState.paged | NodeState.kindKnown
+            let before = state.load(ordering: .acquiring)
+            guard before & known == known, before & NodeState.busy == 0, storedIsLeaf,
+                  let replacement = transform(values), replacement.count == count else { return }
+            let current = state.load(ordering: .relaxed)
+            guard current & known == known, current & (NodeState.busy | ~(NodeState.pin - 1)) == 0,
+                  state.compareExchange(expected: current, desired: (current & ~NodeState.resident) | NodeState.busy,
+                                        ordering: .acquiringAndReleasing).exchanged else { return }
+            storedValues = replacement
+            unlockNode(setting: NodeState.resident)
+        }
+
         /// Reads the contents if they are not in memory and keeps them in memory for good: a
         /// checkpoint freed the node's page, which a later checkpoint may reuse.
         func keepResident() {

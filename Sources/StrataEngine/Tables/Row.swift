@@ -99,6 +99,29 @@ public struct Row: Hashable, @unchecked Sendable {
         for column in 0..<count { hasher.combine(self[column]) }
     }
 
+    /// `rows` (a leaf's) as packed rows of one new block, packed or not before, or nil when they
+    /// are already exactly one block's rows in order, there are none or more than
+    /// ``RowBlock/capacity``, or their numbers of values differ.
+    package static func repacked(_ rows: [Row]) -> [Row]? {
+        guard let first = rows.first, rows.count <= RowBlock.capacity else { return nil }
+        if let block = first.block, block.count == rows.count,
+           rows.enumerated().allSatisfy({ $0.element.block === block && $0.element.position == $0.offset }) {
+            return nil
+        }
+        let width = first.count
+        guard rows.allSatisfy({ $0.count == width }) else { return nil }
+        var values: [Value] = []
+        values.reserveCapacity(rows.count * width)
+        for row in rows {
+            if row.block == nil { values.append(contentsOf: row.own) } else { values.append(contentsOf: row.values) }
+        }
+        return values.withUnsafeMutableBufferPointer { values -> [Row]? in
+            guard let block = RowBlock.make(count: rows.count, width: width, moving: values) else { return nil }
+            values.initialize(repeating: .null)
+            return (0..<rows.count).map { Row(block: block, position: $0) }
+        }
+    }
+
     /// Replaces the rows of `rows` (a leaf's) by packed rows of one new block, when they
     /// are all rows of their own with the same number of values and there are at most
     /// ``RowBlock/capacity`` of them; leaves them as they are otherwise.

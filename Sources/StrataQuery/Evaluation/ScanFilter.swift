@@ -135,10 +135,11 @@ struct ScanFilter: Sendable {
             if let strings = block.strings(column: column) {
                 // Only the rows still in the running: a comparison of strings costs far more
                 // than one of numbers (which is why numbers are tested first).
+                let constantBits = StringBits(constant)
                 var remaining = candidates
                 while remaining != 0 {
                     let position = remaining.trailingZeroBitCount
-                    if Value.sameUTF8(strings[position], constant) == equal { mask |= 1 &<< UInt64(position) }
+                    if constantBits.sameUTF8(strings + position, constant) == equal { mask |= 1 &<< UInt64(position) }
                     remaining &= remaining &- 1
                 }
                 let nulls = block.nulls(column: column)
