@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+@_spi(Benchmarks) import StrataEngine
 
 // strata-bench: WORKLOAD.md's workloads on Strata and GRDB.swift side by side, in one process,
 // alternating GRDB and Strata repetition by repetition. Prints one JSON line per workload per
@@ -28,8 +29,13 @@ if CommandLine.arguments.contains("--profile-property-access") {
 }
 if let figure = Options.value(after: "--profile-property") {
     // One accessor figure, 20 runs, for `perf record`: int-read, iteration, pk-lookup, int-set,
-    // scan (W4a's filtered count, ns per row) or filtered-sort (W5, ms).
+    // scan (W4a's filtered count, ns per row) or filtered-sort (W5, ms). With `--checkpointed`,
+    // a checkpoint runs after seeding, so the rows are read as a checkpointed store holds them
+    // (packed column by column) rather than as the seeding transaction left them.
     let store = try StrataStore(.normal, seededRows: PropertyAccess.rows)
+    if CommandLine.arguments.contains("--checkpointed") {
+        try StoreProbe(path: store.configuration.fileURL!.path, durability: .normal).checkpoint()
+    }
     let measure: (StrataStore) throws -> Double = switch figure {
     case "int-read": PropertyAccess.intRead
     case "iteration": PropertyAccess.stringIteration
