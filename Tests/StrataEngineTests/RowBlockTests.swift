@@ -41,9 +41,7 @@ struct RowBlockTests {
     }
 
     private static func packed(_ rows: [Row]) -> [Row] {
-        var packed = rows
-        packed.withUnsafeMutableBufferPointer { Row.pack($0) }
-        return packed
+        Row.repacked(rows) ?? rows
     }
 
     @Test("packed rows read back the values they were made from", arguments: 0..<40)
@@ -99,19 +97,21 @@ struct RowBlockTests {
     }
 
     @Test("rows that do not fit one block are left as they are")
-    func notPacked() {
-        var uneven = [Row([.int(1)]), Row([.int(1), .int(2)])]
-        uneven.withUnsafeMutableBufferPointer { Row.pack($0) }
-        #expect(!uneven.contains { $0.isPacked })
+    func notPacked() throws {
+        #expect(Row.repacked([Row([.int(1)]), Row([.int(1), .int(2)])]) == nil)
 
-        var tooMany = (0..<65).map { Row([.int(Int64($0))]) }
-        tooMany.withUnsafeMutableBufferPointer { Row.pack($0) }
-        #expect(!tooMany.contains { $0.isPacked })
+        #expect(Row.repacked((0..<65).map { Row([.int(Int64($0))]) }) == nil)
+        #expect(Row.repacked([]) == nil)
 
-        var again = Self.packed([Row([.int(1)]), Row([.int(2)])])
-        let block = again[0].block
-        again.withUnsafeMutableBufferPointer { Row.pack($0) }
-        #expect(again[0].block === block, "packed rows are not packed again")
+        let packed = Self.packed([Row([.int(1)]), Row([.int(2)]), Row([.int(3)])])
+        #expect(Row.repacked(packed) == nil, "a whole block's rows are not packed again")
+        // A leaf mixing packed rows, a changed one and one from another block packs anew.
+        var mixed = packed
+        mixed[1][0] = .int(20)
+        mixed.append(Self.packed([Row([.int(4)]), Row([.int(5)])])[1])
+        let repacked = try #require(Row.repacked(mixed))
+        #expect(repacked.allSatisfy { $0.isPacked && $0.block === repacked[0].block })
+        #expect(repacked.map(\.values) == [[.int(1)], [.int(20)], [.int(3)], [.int(5)]])
     }
 
     @Test("rows read back from their pages are packed a leaf at a time and hold what was written")

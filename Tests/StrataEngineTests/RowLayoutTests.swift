@@ -38,7 +38,7 @@ struct RowLayoutTests {
         for index in rows.indices {
             withUnsafePointer(to: rows[index]) { #expect(Row.packedBlock(at: $0) == nil) }
         }
-        rows.withUnsafeMutableBufferPointer { Row.pack($0) }
+        rows = Row.repacked(rows) ?? rows
         for index in rows.indices {
             withUnsafePointer(to: rows[index]) { pointer in
                 #expect(Row.withValues(at: pointer) { _ in 0 } == nil)

@@ -101,7 +101,7 @@ struct ScanFilterTests {
         for changed in [false, true] {
             for start in stride(from: 0, to: rows.count, by: 64) {
                 var leaf = Array(rows[start..<min(start + 64, rows.count)])
-                leaf.withUnsafeMutableBufferPointer { Row.pack($0) }
+                leaf = Row.repacked(leaf) ?? leaf
                 #expect(leaf.allSatisfy { $0.isPacked })
                 if changed { leaf[leaf.count / 2][0] = .int(4) }
                 var found: [Int] = []
@@ -122,7 +122,7 @@ struct ScanFilterTests {
         // A leaf's array keeps its capacity when its rows go: its buffer has an address and no rows.
         var rows = [Row([.int(9), .null, .string("x"), .null, .double(0), .null])]
         rows.reserveCapacity(64)
-        rows.withUnsafeMutableBufferPointer { Row.pack($0) }
+        rows = Row.repacked(rows) ?? rows
         #expect(rows[0].isPacked)
         rows.removeAll(keepingCapacity: true)
         var found = 0

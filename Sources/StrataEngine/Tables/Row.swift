@@ -1,7 +1,8 @@
 import CStrataPrefetch
 
 /// The values of one object, one per column of its table's schema: either values of its own or
-/// a position in a ``RowBlock`` (the rows of a leaf read from its page, packed column by column).
+/// a position in a ``RowBlock`` (the rows of a leaf read from its page or written by a checkpoint,
+/// packed column by column).
 ///
 /// Reading a value works the same for both (``subscript(_:)``); changing one gives a packed row
 /// values of its own first, copying only this row.
@@ -120,14 +121,6 @@ public struct Row: Hashable, @unchecked Sendable {
             values.initialize(repeating: .null)
             return (0..<rows.count).map { Row(block: block, position: $0) }
         }
-    }
-
-    /// Replaces the rows of `rows` (a leaf's) by packed rows of one new block, when they
-    /// are all rows of their own with the same number of values and there are at most
-    /// ``RowBlock/capacity`` of them; leaves them as they are otherwise.
-    package static func pack(_ rows: UnsafeMutableBufferPointer<Row>) {
-        guard let block = RowBlock.make(UnsafeBufferPointer(rows)) else { return }
-        for position in rows.indices { rows[position] = Row(block: block, position: position) }
     }
 }
 

@@ -1,16 +1,18 @@
-/// The rows of one leaf of a table read from its page, stored column by column, as Realm Core
-/// stores the objects of a cluster: each column's values of every row side by side, integers and
-/// doubles as plain 8-byte numbers, strings as Swift strings, anything else as ``Value``s.
+/// The rows of one leaf of a table, stored column by column, as Realm Core stores the objects of
+/// a cluster: each column's values of every row side by side, integers and doubles as plain
+/// 8-byte numbers, strings as Swift strings, anything else as ``Value``s.
 ///
-/// A row of a block is a ``Row`` holding the block and its position in it. Reading one column of
-/// the block's rows in turn reads adjacent memory (a scan tests 64 integers in 8 cache lines
-/// where rows of their own are 64 separate heap arrays), and a packed row takes less memory than
-/// a row of its own (no array header per row, no 24-byte `Value` per number): a million rows of
-/// the scale series' model take about a quarter less once read.
+/// A leaf read from its page gets a block, and so does each leaf of rows a checkpoint writes,
+/// once the checkpoint is durable. A row of a block is a ``Row`` holding the block and its
+/// position in it. Reading one column of the block's rows in turn reads adjacent memory (a scan
+/// tests 64 integers in 8 cache lines where rows of their own are 64 separate heap arrays), and a
+/// packed row takes less memory than a row of its own (no array header per row, no 24-byte
+/// `Value` per number): a million rows of the scale series' model take about a quarter less once
+/// read.
 ///
-/// Rows written by transactions stay rows of their own until their leaf is read back from its
-/// page (after a checkpoint and an eviction, or a reopen): packing them as a leaf fills would
-/// hold a transaction's rows twice until it commits (its instructions share the rows' arrays).
+/// Rows a transaction writes stay rows of their own until the next checkpoint: packing them as a
+/// leaf fills would hold them twice until the transaction commits (its instructions share the
+/// rows' arrays).
 ///
 /// A block never changes once made: changing a row of it gives that row its own values again
 /// (``Row/subscript(_:)``), and the block lives as long as any of its rows does.
@@ -35,21 +37,6 @@ public final class RowBlock: ManagedBuffer<RowBlockHeader, RowBlockColumn> {
     package var count: Int { header.count }
     /// The number of columns.
     package var columnCount: Int { header.columnCount }
-
-    /// Packs `rows`, which must be rows of their own (not of a block), at most ``capacity`` of
-    /// them, all with the same number of values; nil otherwise.
-    package static func make(_ rows: UnsafeBufferPointer<Row>) -> RowBlock? {
-        guard let first = rows.first, rows.count <= capacity, first.block == nil else { return nil }
-        let width = first.own.count
-        for row in rows where row.block != nil || row.own.count != width { return nil }
-        var values = rows.flatMap(\.own)
-        return values.withUnsafeMutableBufferPointer { values in
-            let block = make(count: rows.count, width: width, moving: values)
-            // Moved out: give the array values again to destroy.
-            if block != nil { values.initialize(repeating: .null) }
-            return block
-        }
-    }
 
     /// Packs `count` rows of `width` values each, given one after the other in `values` (a leaf
     /// read from its page), moving them out of `values` (which is left uninitialized); nil,
