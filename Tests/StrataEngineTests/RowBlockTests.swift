@@ -59,6 +59,25 @@ struct RowBlockTests {
         }
     }
 
+    @Test("a row equals itself and its copies even holding NaN, packed or not; rows with equal NaN-free values are equal")
+    func equality() throws {
+        let row = Row([.double(.nan), .string("x")])
+        let copy = row
+        #expect(row == copy)
+        let packed = Self.packed([row, Row([.double(1), .string("y")])])
+        let packedCopy = packed[0]
+        #expect(packed[0] == packedCopy)
+        #expect(Row([.int(1), .string("a")]) == Self.packed([Row([.int(1), .string("a")])])[0])
+        #expect(Row([.int(1)]) != Row([.int(2)]))
+        // The same row packed anew (a checkpoint repacks a leaf) is still the same row.
+        let repacked = try #require(Row.repacked([packed[0], packed[1], Row([.double(2), .string("z")])]))
+        #expect(repacked[0] == packed[0] && repacked[0].block !== packed[0].block)
+        // One rule whatever the storage: 0.0 and -0.0 are different stored values.
+        let zero = Row([.double(0)]), negativeZero = Row([.double(-0.0)])
+        #expect(zero != negativeZero && zero != Self.packed([negativeZero])[0] && Self.packed([zero])[0] != negativeZero)
+        #expect(zero == Self.packed([zero])[0])
+    }
+
     @Test("a column of numbers or strings is stored as such, nulls included; anything else as values")
     func columnKinds() throws {
         let rows = [

@@ -84,13 +84,30 @@ public struct Row: Hashable, @unchecked Sendable {
         position = 0
     }
 
-    /// Whether the two rows hold equal values (``Value``'s equality), packed or not.
+    /// Whether the two rows hold the same values, packed or not (``Value``'s equality, numbers
+    /// with a fraction compared by their bits).
     public static func == (lhs: Row, rhs: Row) -> Bool {
+        // The same storage is equal whatever it holds (a row holding NaN equals itself, as two
+        // copies of one array compare equal), which tells an unchanged row from a changed one.
+        if lhs.block == nil && rhs.block == nil,
+           lhs.own.withUnsafeBufferPointer({ $0.baseAddress }) == rhs.own.withUnsafeBufferPointer({ $0.baseAddress }),
+           lhs.own.count == rhs.own.count { return true }
         if let left = lhs.block, left === rhs.block, lhs.position == rhs.position { return true }
         let count = lhs.count
         guard count == rhs.count else { return false }
-        for column in 0..<count where lhs[column] != rhs[column] { return false }
+        for column in 0..<count where !sameStored(lhs[column], rhs[column]) { return false }
         return true
+    }
+
+    /// Whether two stored values are the same: as ``Value`` compares them, except that a double
+    /// or a float is the same as another with its bits (a NaN read from another block is the
+    /// same NaN, so an unchanged row packed anew by a checkpoint still equals itself).
+    private static func sameStored(_ a: Value, _ b: Value) -> Bool {
+        switch (a, b) {
+        case let (.double(x), .double(y)): x.bitPattern == y.bitPattern
+        case let (.float(x), .float(y)): x.bitPattern == y.bitPattern
+        default: a == b
+        }
     }
 
     /// Hashes the values, so that a packed row and a row of its own with equal values hash alike.
