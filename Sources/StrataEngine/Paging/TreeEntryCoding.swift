@@ -73,7 +73,11 @@ enum RowEntryCoding: TreeEntryCoding {
             keys.append(try readKey(from: &reader))
             let width = try reader.readCount(minimumElementSize: 1)
             if initialized + width > buffer.count {
-                let grown = UnsafeMutableBufferPointer<StrataEngine.Value>.allocate(capacity: Swift.max(width * count, initialized + width))
+                // Room for every row as wide as this one, but never for more values than the bytes
+                // left could hold (each takes at least one): a damaged width allocates no more
+                // than the page it came from.
+                let room = Swift.max(Swift.min(width * count, initialized + reader.remaining), initialized + width)
+                let grown = UnsafeMutableBufferPointer<StrataEngine.Value>.allocate(capacity: room)
                 if let old = buffer.baseAddress { grown.baseAddress!.moveInitialize(from: old, count: initialized) }
                 buffer.deallocate()
                 buffer = grown

@@ -14,15 +14,7 @@ extension CompiledQuery {
         /// Appends the sort values of one match, whose row is at `row`.
         @inline(__always)
         mutating func append(_ row: UnsafePointer<Row>) {
-            if let (block, position) = Row.packedBlock(at: row) {
-                block._withUnsafeGuaranteedRef { block in
-                    for column in columns { values.append(block.value(column: column, position: position)) }
-                }
-                return
-            }
-            _ = Row.withValues(at: row) { rowValues in
-                for column in columns { values.append(rowValues[column]) }
-            }
+            for column in columns { values.append(Row.value(at: row, column: column)) }
         }
     }
 
