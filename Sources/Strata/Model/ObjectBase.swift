@@ -15,30 +15,34 @@ open class ObjectBase: CustomStringConvertible {
     // bound and skips the row cache), and no access to them spans a call that could reach them.
 
     /// Where a managed object lives; nil while unmanaged.
-    @usableFromInline @exclusivity(unchecked) var handle: ObjectHandle?
+    @usableFromInline @exclusivity(unchecked) final var handle: ObjectHandle?
     /// Set on the throwaway instances that turn Swift key paths into property names.
-    @usableFromInline @exclusivity(unchecked) var tracer: KeyPathTracer?
+    @usableFromInline @exclusivity(unchecked) final var tracer: KeyPathTracer?
     /// The managed object's row as last read, and the Realm's ``RealmState/readKey`` then:
     /// property reads skip the snapshot, table and tree lookups while nothing changed.
-    @exclusivity(unchecked) var cachedRow: Row?
-    @exclusivity(unchecked) var cachedRowKey = RealmState.noReadKey
+    @usableFromInline @exclusivity(unchecked) final var cachedRow: Row?
+    @usableFromInline @exclusivity(unchecked) final var cachedRowKey = RealmState.noReadKey
     /// Copies of the handle's parts that a cached property read needs, set with `handle` by
     /// ``bind(to:)``, so that the read touches only this object's fields and plain memory: it
     /// never retains the Realm or its state (both are weakly referenced elsewhere, which puts
     /// their reference counts in a side table where each retain costs tens of nanoseconds).
     /// Safety: `handle` holds the Realm, the Realm its state, and the state its change counter,
     /// strongly for the object's lifetime (a bound object is never unbound).
-    @exclusivity(unchecked) var boundRealm: Unmanaged<Realm>?
+    @usableFromInline @exclusivity(unchecked) final var boundRealm: Unmanaged<Realm>?
     /// The handle's table (held by the handle, as the Realm is): its `columns` give each
     /// property's column.
     @exclusivity(unchecked) var boundTableInfo: Unmanaged<TableInfo>?
+    /// The handle's table's ``TableInfo/columnsByProperty``: property index → column index, read
+    /// without touching the table object (reading its `columns` array would retain and release
+    /// the array on every property read).
+    @usableFromInline @exclusivity(unchecked) final var boundColumns: UnsafePointer<Int>?
     /// The Realm's change count (``RealmState/changes``).
-    @exclusivity(unchecked) var boundChanges: UnsafeMutablePointer<UInt64>?
+    @usableFromInline @exclusivity(unchecked) final var boundChanges: UnsafeMutablePointer<UInt64>?
     /// The thread a thread-confined, live Realm belongs to; nil for frozen Realms and Realms
     /// confined to a queue, scheduler or actor, whose reads take the handle's full check.
-    @exclusivity(unchecked) var boundThread: pthread_t?
-    @exclusivity(unchecked) var boundTable = TableKey(0)
-    @exclusivity(unchecked) var boundKey = ObjectKey(0)
+    @usableFromInline @exclusivity(unchecked) final var boundThread: pthread_t?
+    @usableFromInline @exclusivity(unchecked) final var boundTable = TableKey(0)
+    @usableFromInline @exclusivity(unchecked) final var boundKey = ObjectKey(0)
 
     /// Creates an unmanaged object with default property values.
     public required init() {}
@@ -86,12 +90,15 @@ open class ObjectBase: CustomStringConvertible {
     /// Reads a managed property (the `@Persisted` getter once its storage is bound).
     ///
     /// While the Realm has not changed since the row was cached, and on the Realm's own thread,
-    /// the read is a few loads: the thread, the change count, the cached row's value.
-    @usableFromInline
+    /// the read is a few loads: the thread, the change count, the property's column, the cached
+    /// row's value. The fast path is inlined into the model's module, where it is specialized for
+    /// the property's type (reading an `Int` or a `String` then converts no `Value` through the
+    /// type's witness table); anything else takes ``readManagedSlowly(property:as:)``.
+    @inlinable @inline(__always)
     final func readManaged<V: _Persistable>(property: Int, as type: V.Type) -> V {
         if let thread = boundThread, pthread_equal(thread, pthread_self()) != 0,
            cachedRowKey == boundChanges.unsafelyUnwrapped.pointee {
-            let column = boundTableInfo.unsafelyUnwrapped._withUnsafeGuaranteedRef { $0.columns[property] }
+            let column = boundColumns.unsafelyUnwrapped[property]
             if column >= 0 {
                 // In place: copying the cached row out would retain and release its storage.
                 let value = withUnsafePointer(to: &cachedRow) { cached in
@@ -101,7 +108,14 @@ open class ObjectBase: CustomStringConvertible {
                                                             object: boundKey, column: column))
             }
         }
-        return handle!.read(property: property, as: V.self, of: self)
+        return readManagedSlowly(property: property, as: V.self)
+    }
+
+    /// ``readManaged(property:as:)`` through the handle: another thread, a frozen or confined
+    /// Realm, a row not cached at the current version, a computed property.
+    @usableFromInline @inline(never)
+    final func readManagedSlowly<V: _Persistable>(property: Int, as type: V.Type) -> V {
+        handle!.read(property: property, as: V.self, of: self)
     }
 
     /// Writes a managed property (the `@Persisted` setter once its storage is bound).
@@ -145,6 +159,7 @@ open class ObjectBase: CustomStringConvertible {
         boundKey = handle.key
         boundRealm = Unmanaged.passUnretained(handle.realm)
         boundTableInfo = Unmanaged.passUnretained(handle.table)
+        boundColumns = handle.table.columnsByProperty
         boundChanges = handle.realm.changeCount
         boundThread = handle.realm.fastReadThread
     }

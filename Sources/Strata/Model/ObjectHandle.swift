@@ -9,6 +9,10 @@ final class TableInfo {
     let columns: [Int]
     /// Each column's empty value, in column order: the row an insert starts from.
     let emptyRow: [Value]
+    /// `columns` in memory of its own, which bound accessors read without retaining anything
+    /// (`ObjectBase.boundColumns`); freed with the table, which every bound accessor's handle
+    /// holds.
+    let columnsByProperty: UnsafePointer<Int>
 
     init(key: TableKey, classInfo: ClassInfo, schema: TableSchema) {
         self.key = key
@@ -17,6 +21,13 @@ final class TableInfo {
             property.isLinkingObjects ? -1 : (schema.columnIndex(property.name) ?? -1)
         }
         emptyRow = schema.columns.map(\.emptyValue)
+        let copy = UnsafeMutablePointer<Int>.allocate(capacity: max(columns.count, 1))
+        copy.initialize(from: columns, count: columns.count)
+        columnsByProperty = UnsafePointer(copy)
+    }
+
+    deinit {
+        columnsByProperty.deallocate()
     }
 }
 

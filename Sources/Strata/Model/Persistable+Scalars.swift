@@ -10,6 +10,7 @@ public protocol _PersistableInteger: _Persistable, _PersistableInsideOptional, _
 extension _PersistableInteger {
     public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.int) }
     public static func _rlmDefaultValue() -> Self { 0 }
+    @inlinable
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self {
         guard case .int(let number) = value else { return 0 }
         return Self(truncatingIfNeeded: number)
@@ -31,6 +32,7 @@ extension Int64: _PersistableInteger {}
 extension Bool: _Persistable, _PersistableInsideOptional, _Indexable {
     public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.bool) }
     public static func _rlmDefaultValue() -> Bool { false }
+    @inlinable
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Bool {
         if case .bool(let flag) = value { return flag }
         return false
@@ -42,6 +44,7 @@ extension Bool: _Persistable, _PersistableInsideOptional, _Indexable {
 extension Float: _Persistable, _PersistableInsideOptional {
     public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.float) }
     public static func _rlmDefaultValue() -> Float { 0 }
+    @inlinable
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Float {
         if case .float(let number) = value { return number }
         return 0
@@ -53,6 +56,7 @@ extension Float: _Persistable, _PersistableInsideOptional {
 extension Double: _Persistable, _PersistableInsideOptional {
     public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.double) }
     public static func _rlmDefaultValue() -> Double { 0 }
+    @inlinable
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Double {
         if case .double(let number) = value { return number }
         return 0
@@ -71,6 +75,7 @@ let maximumDataSize = 0xFF_FFFF - 15
 extension String: _Persistable, _PersistableInsideOptional, _PrimaryKey, _Indexable {
     public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.string) }
     public static func _rlmDefaultValue() -> String { "" }
+    @inlinable
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> String {
         if case .string(let string) = value { return string }
         return ""

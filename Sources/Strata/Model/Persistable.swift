@@ -37,17 +37,17 @@ public struct _ReadContext {
     /// whatever outlives the call (a `List`, a linked object) copies ``realm``, a strong
     /// reference, out of it. Making a context then costs no reference counting on every
     /// property read.
-    private let unretainedRealm: Unmanaged<Realm>
+    @usableFromInline let unretainedRealm: Unmanaged<Realm>
     var realm: Realm { unretainedRealm.takeUnretainedValue() }
-    let table: TableKey
-    let object: ObjectKey
-    let column: Int
+    @usableFromInline let table: TableKey
+    @usableFromInline let object: ObjectKey
+    @usableFromInline let column: Int
     /// The parts few contexts have, kept behind one reference that is nil for a plain property:
     /// a plain property's context then holds no reference at all, and making and dropping one
     /// on every property read costs nothing.
-    private var rarelySet: RarelySet?
+    @usableFromInline var rarelySet: RarelySet?
 
-    private final class RarelySet {
+    @usableFromInline final class RarelySet {
         let originProperty: String?
         let path: [NestedKey]
 
@@ -88,11 +88,13 @@ public struct _ReadContext {
     }
 
     /// A plain property's context: no origin property, no nested path.
+    @inlinable
     init(unretained realm: Unmanaged<Realm>, table: TableKey, object: ObjectKey, column: Int) {
         unretainedRealm = realm
         self.table = table
         self.object = object
         self.column = column
+        rarelySet = nil
     }
 }
 
@@ -103,7 +105,7 @@ public struct _ReadContext {
 public struct _WriteContext {
     /// The Realm, unretained, for the reason ``_ReadContext`` gives: a context is a temporary
     /// argument made by a caller that holds the Realm.
-    private let unretainedRealm: Unmanaged<Realm>
+    @usableFromInline let unretainedRealm: Unmanaged<Realm>
     var realm: Realm { unretainedRealm.takeUnretainedValue() }
     let update: Realm.UpdatePolicy
     /// In `create(_:value:update:)`, the keys each dictionary gave, so that updates of existing
