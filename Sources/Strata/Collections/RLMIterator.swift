@@ -10,27 +10,48 @@ import StrataEngine
 /// object: its class has no stored properties but `@Persisted` ones); an element the loop kept
 /// stays the object it was and the next element gets a new accessor.
 public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
-    private let count: Int
-    /// The element at a position below `count`; nil ends the iteration early.
-    private let element: (Int) -> Element?
-    private var position = 0
+    // The stepping is inlinable, so that a loop's module specializes it for the element type: a
+    // walk over objects then calls the reader's method directly and hands out the accessor as
+    // it is, where the generic code wrapped each one in an `Optional` through the type's value
+    // witnesses and reached it through two closures.
+    @usableFromInline let count: Int
+    /// The reader of a walk over objects of class `Element`; nil for other elements.
+    @usableFromInline let objects: ObjectReader?
+    /// The element at a position below `count` when `objects` is nil; nil ends the iteration
+    /// early.
+    @usableFromInline let element: (Int) -> Element?
+    @usableFromInline var position = 0
 
     init(rows: ResultsRows, realm: Realm) {
         count = rows.count
-        element = rows.elementReader(as: Element.self, realm: realm)
+        if !rows.holdsValues, let objectType = Element.self as? ObjectBase.Type, objectType == Element.self,
+           let reader = ObjectReader(rows: rows, objectType: objectType, realm: realm) {
+            objects = reader
+            element = { _ in nil }
+        } else {
+            objects = nil
+            element = { rows.element(at: $0, as: Element.self, realm: realm) }
+        }
     }
 
     /// Iterates `count` elements, each made by `element` from its position.
-    init(count: Int, element: @escaping (Int) -> Element) {
+    init(count: Int, element: @escaping (Int) -> Element?) {
         self.count = count
+        objects = nil
         self.element = element
+    }
+
+    /// Iterates `count` objects of class `Element`, read by `objects`.
+    init(count: Int, objects: ObjectReader) {
+        self.count = count
+        self.objects = objects
+        element = { _ in nil }
     }
 
     /// Iterates what `iterator` gives (a type-erased collection's iterator over its base's).
     init(wrapping iterator: some IteratorProtocol<Element>) {
         var iterator = iterator
-        count = .max
-        element = { _ in iterator.next() }
+        self.init(count: .max) { _ in iterator.next() }
     }
 
     /// Iterates the elements of an unmanaged collection.
@@ -44,8 +65,8 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     init(stored elements: [StrataEngine.Value], of location: CollectionLocation) {
         if let objectType = Element.self as? Object.Type, objectType == Element.self,
            let keys = Self.objectKeys(of: elements),
-           let read = ResultsRows.objects(keys).objectReader(objectType, realm: location.realm) {
-            self.init(count: keys.count) { unsafeBitCast(read($0), to: Element.self) }
+           let reader = ObjectReader(rows: .objects(keys), objectType: objectType, realm: location.realm) {
+            self.init(count: keys.count, objects: reader)
         } else {
             self.init(count: elements.count) { Element._rlmFromStored(elements[$0], location.elementContext(.index($0))) }
         }
@@ -69,9 +90,12 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     /// The next element, or nil after the last one.
     ///
     /// - Complexity: O(log n).
+    @inlinable
     public mutating func next() -> Element? {
         guard position < count else { return nil }
-        defer { position += 1 }
+        defer { position &+= 1 }
+        // The reader makes accessors of `Element`'s own table, so of class `Element`.
+        if let objects { return unsafeBitCast(objects.object(at: position), to: Element.self) }
         return element(position)
     }
 }
@@ -102,35 +126,47 @@ extension RealmCollection where Iterator == RLMIterator<Element> {
     }
 }
 
-extension ResultsRows {
-    /// Reads the element at a position, with the element type's table resolved once.
-    func elementReader<Element: RealmCollectionValue>(as type: Element.Type, realm: Realm) -> (Int) -> Element {
-        if case .values = self { return { element(at: $0, as: Element.self, realm: realm) } }
-        guard let objectType = Element.self as? ObjectBase.Type, objectType == Element.self,
-              let read = objectReader(objectType, realm: realm) else {
-            return { element(at: $0, as: Element.self, realm: realm) }
-        }
-        // `Element` is exactly `objectType`, so the accessor needs no dynamic cast.
-        return { unsafeBitCast(read($0), to: Element.self) }
+/// Reads the accessors of a walk in order over objects of one class (the rows of a `Results`,
+/// the objects of a `List`, `MutableSet` or `LinkingObjects`): rows are read a batch at a time,
+/// and an accessor nothing kept is rebound to the next object.
+@usableFromInline
+final class ObjectReader {
+    private let objectType: ObjectBase.Type
+    private let table: TableInfo
+    private let realm: Realm
+    private let batch: RowBatch
+    private let recycler: AccessorRecycler?
+
+    /// A reader of `rows` (objects of class `objectType`, that table's rows); nil when the Realm
+    /// has no table for `objectType`.
+    init?(rows: ResultsRows, objectType: ObjectBase.Type, realm: Realm) {
+        guard let table = realm.tableInfo(for: ClassInfo.known(objectType)) else { return nil }
+        self.objectType = objectType
+        self.table = table
+        self.realm = realm
+        batch = RowBatch(rows: rows, table: table.key)
+        recycler = table.classInfo.accessorsAreRecyclable ? AccessorRecycler() : nil
     }
 
-    /// Reads the accessor of the object at a position, of class `objectType` (these rows' table),
-    /// for a walk in order: rows are read a batch at a time, and an accessor nothing kept is
-    /// rebound to the next object. Nil when the Realm has no table for `objectType`.
-    func objectReader(_ objectType: ObjectBase.Type, realm: Realm) -> ((Int) -> ObjectBase)? {
-        guard let table = realm.tableInfo(for: ClassInfo.known(objectType)) else { return nil }
-        let batch = RowBatch(rows: self, table: table.key)
-        let recycler = table.classInfo.accessorsAreRecyclable ? AccessorRecycler() : nil
-        return { position in
-            let (key, row, readKey) = batch.entry(at: position, realm: realm)
-            let object = recycler?.accessor(objectType, table: table, key: key, realm: realm)
-                ?? realm.accessor(objectType, table: table, key: key)
-            if let row {
-                object.cachedRow = row
-                object.cachedRowKey = readKey
-            }
-            return object
+    /// The accessor of the object at `position`, its row cached when the Realm is live.
+    @usableFromInline
+    func object(at position: Int) -> ObjectBase {
+        let (key, row, readKey) = batch.entry(at: position, realm: realm)
+        let object = recycler?.accessor(objectType, table: table, key: key, realm: realm)
+            ?? realm.accessor(objectType, table: table, key: key)
+        if let row {
+            object.cachedRow = row
+            object.cachedRowKey = readKey
         }
+        return object
+    }
+}
+
+extension ResultsRows {
+    /// Whether the rows are values (a collection of values) rather than objects.
+    var holdsValues: Bool {
+        if case .values = self { return true }
+        return false
     }
 }
 
