@@ -185,6 +185,21 @@ struct ThreadConfinementRuleTests {
         #expect(message.contains("Realm accessed from incorrect thread."), "\(message)")
     }
 
+    @Test("an object whose row its own thread has read (the cached read path) traps with Realm's message when another thread reads it")
+    func cachedObjectReadOnOtherThreadTraps() async {
+        // The cached read is inlined into the model's module: its thread check must hold there.
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try! Realm(configuration: confinementConfiguration("cached-read"))
+            try! realm.write { realm.add(NoteDog(value: ["id": 1, "name": "Rex", "age": 3])) }
+            let dog = realm.object(ofType: NoteDog.self, forPrimaryKey: 1)!
+            precondition(dog.name == "Rex" && dog.age == 3, "the owning thread reads the row")
+            let box = UncheckedBox(dog)
+            try! onNewThread { _ = box.value.age }
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("Realm accessed from incorrect thread."), "\(message)")
+    }
+
     @Test("a queue's Realm used outside the queue traps with Realm's message")
     func queueRealmOffQueueTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
