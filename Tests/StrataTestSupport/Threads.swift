@@ -52,9 +52,14 @@ public final class StopFlag: Sendable {
 /// Runs `body(index)` on `count` new threads at once and waits for all of them (at most
 /// `timeout` seconds).
 ///
+/// The deadline is there to catch a hang, not to time the work: under ThreadSanitizer, with the
+/// fsync-heavy suites sharing the disk, CI has seen threads that take seconds alone take over 60
+/// (the page cache test, then the lazy pages test at 146 s), so the default is 300 seconds,
+/// inside the 15 minutes after which the watchdog stops a hung run with every backtrace.
+///
 /// - Returns: whether every thread finished in time.
 @discardableResult
-public func runOnThreads(_ count: Int, timeout: Double = 60, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+public func runOnThreads(_ count: Int, timeout: Double = 300, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
     let group = DispatchGroup()
     for index in 0..<count {
         group.enter()
@@ -71,14 +76,14 @@ public func runOnThreads(_ count: Int, timeout: Double = 60, _ body: @escaping @
 /// Runs `body` on a new thread and waits for it: for work a test needs done off its own thread
 /// (a Realm of another thread, say).
 ///
-/// - Returns: what `body` threw, described, or that it did not finish in 60 seconds (empty when
+/// - Returns: what `body` threw, described, or that it did not finish in 300 seconds (empty when
 ///   it returned).
 public func onAnotherThread(_ body: @escaping @Sendable () throws -> Void) -> [String] {
     let failures = FailureLog()
     let finished = runOnThreads(1) { _ in
         do { try body() } catch { failures.record("\(error)") }
     }
-    if !finished { failures.record("the thread did not finish within 60 seconds") }
+    if !finished { failures.record("the thread did not finish within 300 seconds") }
     return failures.all
 }
 

@@ -62,9 +62,10 @@ struct PageCacheConcurrencyTests {
             try PageFile.create(path: path, pageSize: 4096, storeID: 1).checkpoint(pages: Array(2..<34))
             let file = try PageFile.open(path: path, options: .init(cacheBytes: 8 * 4096))
             let failures = FailureLog()
-            // A generous deadline: it is there to catch a hang, and the checkpoints' syncs share the
-            // disk with the other suites' (under ThreadSanitizer in CI they once took 93 s together).
-            let finished = runOnThreads(5, timeout: 300) { thread in
+            // runOnThreads' generous default deadline: it is there to catch a hang, and the checkpoints'
+            // syncs share the disk with the other suites' (under ThreadSanitizer in CI they once took
+            // 93 s together).
+            let finished = runOnThreads(5) { thread in
                 do {
                     if thread == 4 {
                         // Checkpoints write pages no reader reads (34 ..< 54), as the engine's would.
