@@ -29,8 +29,7 @@ open class ObjectBase: CustomStringConvertible {
     /// Safety: `handle` holds the Realm, the Realm its state, and the state its change counter,
     /// strongly for the object's lifetime (a bound object is never unbound).
     @usableFromInline @exclusivity(unchecked) final var boundRealm: Unmanaged<Realm>?
-    /// The handle's table (held by the handle, as the Realm is): its `columns` give each
-    /// property's column.
+    /// The handle's table (held by the handle, as the Realm is), for property sets.
     @exclusivity(unchecked) var boundTableInfo: Unmanaged<TableInfo>?
     /// The handle's table's ``TableInfo/columnsByProperty``: property index → column index, read
     /// without touching the table object (reading its `columns` array would retain and release
@@ -92,8 +91,9 @@ open class ObjectBase: CustomStringConvertible {
     /// While the Realm has not changed since the row was cached, and on the Realm's own thread,
     /// the read is a few loads: the thread, the change count, the property's column, the cached
     /// row's value. The fast path is inlined into the model's module, where it is specialized for
-    /// the property's type (reading an `Int` or a `String` then converts no `Value` through the
-    /// type's witness table); anything else takes ``readManagedSlowly(property:as:)``.
+    /// the property's type (an `Int` or a `String` is then taken out of its `Value` inline rather
+    /// than through the type's witness table); anything else takes
+    /// ``readManagedSlowly(property:as:)``.
     @inlinable @inline(__always)
     final func readManaged<V: _Persistable>(property: Int, as type: V.Type) -> V {
         if let thread = boundThread, pthread_equal(thread, pthread_self()) != 0,
