@@ -178,9 +178,9 @@ public final class Realm {
     /// releases them after): for paths that run once per object.
     func withReadSnapshot<R>(_ body: (borrowing Snapshot) -> R) -> R {
         let state = self.state
-        if case .active(let transaction) = state.writeState { return body(transaction.snapshot) }
+        if case .active(let transaction) = state.writeState { return transaction.withSnapshot(body) }
         if state.pinned == nil { repin() }
-        if let pinned = state.pinned { return body(pinned.snapshot) }
+        if let pinned = state.pinned { return pinned.withSnapshot(body) }
         return body(store.currentSnapshot)
     }
 
@@ -257,7 +257,12 @@ public final class Realm {
     /// The table of the model class `type`: without the class registry's lock (a lookup in this
     /// Realm's own cache) once this Realm has used the class.
     func tableInfo(ofType type: ObjectBase.Type) -> TableInfo? {
-        if let known = state.tableInfos[ObjectIdentifier(type)] { return known }
+        let state = self.state, identifier = ObjectIdentifier(type)
+        if let last = state.lastTableInfo, last.type == identifier { return last.table }
+        if let known = state.tableInfos[identifier] {
+            if !state.isFrozen { state.lastTableInfo = (identifier, known) }
+            return known
+        }
         return tableInfo(for: ClassInfo.known(type))
     }
 

@@ -25,7 +25,13 @@ final class RealmState {
             if case .active(let transaction) = writeState { transaction.changeCounter = changes }
         }
     }
-    var tableInfos: [ObjectIdentifier: TableInfo] = [:]
+    var tableInfos: [ObjectIdentifier: TableInfo] = [:] {
+        didSet { lastTableInfo = nil }
+    }
+    /// The entry of `tableInfos` that `Realm.tableInfo(ofType:)` found last, and its class: a
+    /// lookup of the same class again (a primary-key lookup, `objects(_:)`) skips hashing. Never
+    /// set on a frozen state, which threads share.
+    var lastTableInfo: (type: ObjectIdentifier, table: TableInfo)?
     /// The model classes the Realm opened with (its schema).
     var schemaClasses: [ClassInfo] = []
     /// `Realm.observe` blocks, in registration order.

@@ -17,4 +17,9 @@ package final class PinnedSnapshot: Sendable {
 
     /// The pinned version.
     package var version: UInt64 { snapshot.version }
+
+    /// Calls `body` with the pinned snapshot where it is kept: reading ``snapshot`` from another
+    /// module copies it (a retain and a release of its tables and of its names), on paths that
+    /// run once per object.
+    package func withSnapshot<R>(_ body: (borrowing Snapshot) -> R) -> R { body(snapshot) }
 }

@@ -71,6 +71,10 @@ package final class WriteTransaction {
         store.endWrite()
     }
 
+    /// Calls `body` with the transaction's working snapshot where it is kept (see
+    /// ``PinnedSnapshot/withSnapshot(_:)``).
+    package func withSnapshot<R>(_ body: (borrowing Snapshot) -> R) -> R { body(snapshot) }
+
     // MARK: - Applying
 
     func requireOpen() throws {

@@ -56,6 +56,32 @@ struct PersistedAccessTests {
         #expect(owner.count == 8 && found.pet?.owner?.name == "ann")
     }
 
+    @Test("primary-key lookups of classes in turn, inside a write, after it is cancelled and after the next one, find what the Realm holds")
+    func lookupsAcrossWrites() throws {
+        // `NoteDog` is not in the schema: the write that adds one makes its table, and the
+        // cancelled write forgets it again (the Realm's table cache, and the entry its last lookup
+        // kept, must follow).
+        let realm = try Self.realm()
+        let owner = AccessOwner()
+        try realm.write { realm.add(owner) }
+        realm.beginWrite()
+        realm.add(NoteDog(value: ["id": 7, "name": "Rex", "age": 3]))
+        #expect(realm.object(ofType: AccessOwner.self, forPrimaryKey: owner.id) != nil)
+        #expect(realm.object(ofType: NoteDog.self, forPrimaryKey: 7)?.name == "Rex")
+        realm.cancelWrite()
+        #expect(realm.object(ofType: NoteDog.self, forPrimaryKey: 7) == nil)
+        // The next write makes the tables again, another class's first: a lookup must not reach
+        // it through the table the cancelled write had made.
+        try realm.write { realm.add(NotePerson(value: ["id": 7, "name": "Ann"])) }
+        #expect(realm.object(ofType: NoteDog.self, forPrimaryKey: 7) == nil)
+        #expect(realm.object(ofType: NotePerson.self, forPrimaryKey: 7)?.name == "Ann")
+        #expect(realm.object(ofType: AccessOwner.self, forPrimaryKey: owner.id)?.count == 3)
+        try realm.write { realm.add(NoteDog(value: ["id": 8, "name": "Fido", "age": 2])) }
+        #expect(realm.object(ofType: NoteDog.self, forPrimaryKey: 8)?.name == "Fido")
+        #expect(realm.object(ofType: NoteDog.self, forPrimaryKey: 7) == nil)
+        #expect(realm.objects(NoteDog.self).count == 1)
+    }
+
     @Test("reads between sets see every set; a refused set leaves the object readable")
     func readsBetweenSets() throws {
         let realm = try Self.realm()
