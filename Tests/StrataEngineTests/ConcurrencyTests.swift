@@ -111,7 +111,13 @@ struct ConcurrencyTests {
                 let commits = after.commits - before.commits
                 let syncs = after.groupSyncs - before.groupSyncs
                 #expect(commits == UInt64(total))
-                #expect(syncs < commits, "group commit should let concurrent commits share syncs")
+                // Sharing needs commits that arrive while a sync runs. Under ThreadSanitizer the
+                // commits' CPU work is several times slower and the syncs are not, and with two
+                // readers taking the cores the writers can end up one at a time (CI saw 800 syncs
+                // for 800 commits there); GroupCommitTests checks sharing with a sync it holds.
+                if !isRunningUnderThreadSanitizer {
+                    #expect(syncs < commits, "group commit should let concurrent commits share syncs")
+                }
                 #expect(syncs > 0)
                 let (reads, seen) = readerStats.withLockedValue { $0 }
                 #expect(reads >= readers)
