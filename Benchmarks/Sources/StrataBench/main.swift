@@ -31,7 +31,11 @@ if let figure = Options.value(after: "--profile-property") {
     // One accessor figure, 20 runs, for `perf record`: int-read, iteration, pk-lookup, int-set,
     // scan (W4a's filtered count, ns per row) or filtered-sort (W5, ms). With `--checkpointed`,
     // a checkpoint runs after seeding, so the rows are read as a checkpointed store holds them
-    // (packed column by column) rather than as the seeding transaction left them.
+    // (packed column by column) rather than as the seeding transaction left them. `--rows N`
+    // seeds N objects instead of 100,000 (int-read, iteration, pk-lookup and int-set only).
+    if PropertyAccess.rows != PropertyAccess.defaultRows, ["scan", "filtered-sort"].contains(figure) {
+        fatalError("--rows is for int-read, iteration, pk-lookup and int-set: \(figure) checks counts of 100,000 rows")
+    }
     let store = try StrataStore(.normal, seededRows: PropertyAccess.rows)
     if CommandLine.arguments.contains("--checkpointed") {
         try StoreProbe(path: store.configuration.fileURL!.path, durability: .normal).checkpoint()
