@@ -6,7 +6,13 @@ import Strata
 enum PropertyAccess {
     /// The objects seeded: 100,000, or `--rows N` (for the accessor profiles at other sizes; the
     /// W4/W5 profiles' expected counts hold for 100,000 only).
-    static let rows: Int64 = Options.value(after: "--rows").flatMap { Int64($0) } ?? defaultRows
+    static let rows: Int64 = {
+        guard let text = Options.value(after: "--rows") else { return defaultRows }
+        guard let rows = Int64(text), rows >= 1_000 else {
+            fatalError("--rows takes a whole number of at least 1,000 (the profiles read object 500), not '\(text)'")
+        }
+        return rows
+    }()
     static let defaultRows: Int64 = 100_000
     static let reads = 1_000_000
     static let lookups = 100_000
