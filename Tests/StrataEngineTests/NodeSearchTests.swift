@@ -68,4 +68,54 @@ struct NodeSearchTests {
         // Keys of other types are bisected.
         #expect(["a", "b"].withUnsafeBufferPointer { SortedTree<String, Int>.Node.interpolatedPosition(of: "a", in: $0) } == nil)
     }
+
+    @Test("lookups descending with the separators' bounds find every key and no other, in trees of integer and row keys spread evenly or not, after removals")
+    func boundedLookupsMatchADictionary() {
+        let seed = SeededRandom.seedFromEnvironment()
+        var random = SeededRandom(seed: seed)
+        for shape in 0..<4 {
+            // Enough keys for several levels (shape 2 has only 630 distinct keys).
+            let keys = Self.keys(shape == 2 ? 600 : 20_000, shape, &random)
+            var integers = SortedTree<Int64, Int>()
+            var rows = SortedTree<ObjectKey, Int>()
+            var expected: [Int64: Int] = [:]
+            for (position, key) in keys.enumerated() {
+                _ = integers.updateValue(position, forKey: key)
+                _ = rows.updateValue(position, forKey: ObjectKey(key))
+                expected[key] = position
+            }
+            // Holes: a leaf's keys no longer spread over the whole of its bounds.
+            for key in keys where Int.random(in: 0..<3, using: &random) == 0 {
+                _ = integers.removeValue(forKey: key)
+                _ = rows.removeValue(forKey: ObjectKey(key))
+                expected[key] = nil
+            }
+            var probes: [Int64] = keys.flatMap { (key: Int64) -> [Int64] in [key, key &- 1, key &+ 1] } + [Int64.min, Int64.max, 0]
+            for _ in 0..<200 { probes.append(Int64.random(in: Int64.min...Int64.max, using: &random)) }
+            var mismatches = 0
+            for probe in probes where integers[probe] != expected[probe] || rows[ObjectKey(probe)] != expected[probe] {
+                mismatches += 1
+            }
+            #expect(mismatches == 0, "seed \(seed): shape \(shape)")
+        }
+    }
+
+    @Test("the position the separators' bounds give is where a dense leaf holds the key, and nil without both bounds")
+    func boundedPositionOfDenseKeys() {
+        var bounds = SortedTree<Int64, Int>.SearchBounds(lower: 1_000, upper: 1_256)
+        #expect(IntegerNode.interpolatedPosition(of: 1_100, count: 256, within: bounds) == 100)
+        #expect(IntegerNode.interpolatedPosition(of: 1_000, count: 256, within: bounds) == 0)
+        #expect(IntegerNode.interpolatedPosition(of: 1_255, count: 256, within: bounds) == 255)
+        #expect(IntegerNode.interpolatedPosition(of: -5, count: 256, within: bounds) == 0)
+        #expect(IntegerNode.interpolatedPosition(of: Int64.max, count: 256, within: bounds) == 255)
+        // Extreme bounds do not overflow.
+        let wide = SortedTree<Int64, Int>.SearchBounds(lower: Int64.min, upper: Int64.max)
+        #expect(IntegerNode.interpolatedPosition(of: 0, count: 256, within: wide) == 128)
+        // A small leaf, a missing bound, other keys: no guess.
+        #expect(IntegerNode.interpolatedPosition(of: 1_100, count: 15, within: bounds) == nil)
+        bounds.upper = nil
+        #expect(IntegerNode.interpolatedPosition(of: 1_100, count: 256, within: bounds) == nil)
+        #expect(SortedTree<String, Int>.Node.interpolatedPosition(
+            of: "a", count: 256, within: SortedTree<String, Int>.SearchBounds(lower: "a", upper: "z")) == nil)
+    }
 }

@@ -68,8 +68,10 @@ final class RealmState {
     var announcedVersion: UInt64 = 0
     /// Writes queued with `writeAsync` / `beginAsyncWrite`, run in order on the scheduler.
     let asyncWrites = AsyncWriteQueue()
-    /// The active event scopes' recorders (``Events/Scope``).
-    var eventRecorders: [EventRecorder] = []
+    /// The active event scopes' recorders (``Events/Scope``). Read (emptiness) on every accessor
+    /// an iteration or lookup makes: no dynamic exclusivity check, the state being confined to its
+    /// Realm's thread and no access to the array spanning a call that could reach it again.
+    @exclusivity(unchecked) var eventRecorders: [EventRecorder] = []
     /// Event metadata set with `Events.updateMetadata`, replacing the configuration's.
     var eventMetadata: [String: String]?
     /// The last frozen state made from this one, reused while it lives and the version matches.

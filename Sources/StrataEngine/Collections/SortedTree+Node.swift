@@ -1,3 +1,4 @@
+import CStrataPrefetch
 import StrataStorage
 import StrataSupport
 import Synchronization
@@ -119,6 +120,56 @@ extension SortedTree {
                 let index = storedKeys.withUnsafeBufferPointer { SortedTree.Node.searchUpperBound(key, in: $0) }
                 return storedChildren.withUnsafeBufferPointer { Unmanaged.passUnretained($0[index]) }
             }
+        }
+
+        /// The child of this internal node that may hold `key`, not retained (see
+        /// ``unretainedChild(for:)``), narrowing `bounds` to the separators on either side of it.
+        /// The child's node is prefetched: its kind and its arrays are read next.
+        @inline(__always)
+        func unretainedChild(for key: Key, bounds: inout SortedTree.SearchBounds) -> Unmanaged<Node> {
+            withContents {
+                let index = storedKeys.withUnsafeBufferPointer { keys in
+                    let index = SortedTree.Node.searchUpperBound(key, in: keys)
+                    if index > 0 { bounds.lower = keys[index - 1] }
+                    if index < keys.count { bounds.upper = keys[index] }
+                    return index
+                }
+                let child = storedChildren.withUnsafeBufferPointer { Unmanaged.passUnretained($0[index]) }
+                let address = UnsafeRawPointer(child.toOpaque())
+                strata_prefetch(address)
+                strata_prefetch(address + 64)
+                return child
+            }
+        }
+
+        /// In this leaf, whose keys lie within `bounds`, the value stored for `key`, or nil,
+        /// searched in place under one pin from where the bounds put it, with the value at that
+        /// position prefetched (see ``value(for:)``).
+        @inline(__always)
+        func leafValue(for key: Key, within bounds: SortedTree.SearchBounds) -> Value? {
+            withContents {
+                // A leaf's `count` is its number of keys: the start is known before the keys'
+                // storage is touched, and its key and value are loaded together.
+                let guess = SortedTree.Node.interpolatedPosition(of: key, count: count, within: bounds)
+                if let guess {
+                    Self.prefetch(storedKeys, at: guess)
+                    Self.prefetch(storedValues, at: guess)
+                }
+                return storedKeys.withUnsafeBufferPointer { keys in
+                    let start = guess.map { Swift.min($0, keys.count - 1) } ?? SortedTree.Node.interpolatedPosition(of: key, in: keys)
+                    let index = SortedTree.Node.partition(keys, near: start) { !($0 < key) }
+                    return index < keys.count && keys[index] == key ? storedValues[index] : nil
+                }
+            }
+        }
+
+        /// Starts loading the cache line of `array`'s element at `index` without reading the
+        /// array's header (an `Array` is one reference to storage whose elements follow a 32-byte
+        /// header); the address is only a hint, so an index past the end does no harm.
+        @inline(__always)
+        private static func prefetch<Element>(_ array: [Element], at index: Int) {
+            let storage = unsafeBitCast(array, to: UnsafeRawPointer.self)
+            strata_prefetch(storage + 32 + index &* MemoryLayout<Element>.stride)
         }
 
         /// In this leaf, the value stored for `key`, or nil, searched in place under one pin.

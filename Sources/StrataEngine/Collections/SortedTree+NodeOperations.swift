@@ -50,7 +50,22 @@ extension SortedTree.Node {
     }
 
     /// The value stored for `key` in this subtree, or nil (one pin of the leaf).
-    func value(for key: Key) -> Value? { withLeaf(for: key) { $0.leafValue(for: key) } }
+    ///
+    /// Integer keys descend carrying the separators that bound the subtree below (see
+    /// ``SortedTree/Node/unretainedChild(for:bounds:)``): the leaf is then searched from where
+    /// those bounds put the key, and its value's cache line is loaded while its key is checked,
+    /// so a lookup in a tree larger than the CPU's caches waits for the leaf, then for its key
+    /// and value together, rather than for the leaf's first and last keys, then the key, then
+    /// the value, one after the other.
+    func value(for key: Key) -> Value? {
+        guard SortedTree.Node.hasIntegerKeys else { return withLeaf(for: key) { $0.leafValue(for: key) } }
+        var node = Unmanaged.passUnretained(self)
+        var bounds = SortedTree.SearchBounds()
+        while !node._withUnsafeGuaranteedRef({ $0.isLeaf }) {
+            node = node._withUnsafeGuaranteedRef { $0.unretainedChild(for: key, bounds: &bounds) }
+        }
+        return node._withUnsafeGuaranteedRef { $0.leafValue(for: key, within: bounds) }
+    }
 
     /// Whether this subtree holds `key`.
     func contains(_ key: Key) -> Bool { withLeaf(for: key) { $0.leafContains(key) } }

@@ -19,6 +19,28 @@ extension SortedTree.Node {
         partition(keys, near: interpolatedPosition(of: key, in: keys)) { key < $0 }
     }
 
+    /// Whether the keys are integers (`Int64`, ``ObjectKey``), searched by interpolation.
+    @inline(__always)
+    static var hasIntegerKeys: Bool { Key.self == Int64.self || Key.self == ObjectKey.self }
+
+    /// Where `key` would be among a leaf's `count` keys if they were spread evenly over
+    /// `bounds` (the separators a descent passed on either side of the leaf: its keys are
+    /// `>= lower` and `< upper`), computed without reading the keys; nil when a bound is missing
+    /// (the tree's first or last leaf), the leaf is small, or the keys are not integers.
+    @inline(__always)
+    static func interpolatedPosition(of key: Key, count: Int, within bounds: SortedTree.SearchBounds) -> Int? {
+        guard hasIntegerKeys, count >= interpolationThreshold, let lower = bounds.lower, let upper = bounds.upper
+        else { return nil }
+        let target = unsafeBitCast(key, to: Int64.self)
+        let low = unsafeBitCast(lower, to: Int64.self), high = unsafeBitCast(upper, to: Int64.self)
+        if target <= low { return 0 }
+        if target >= high { return count - 1 }
+        // In floating point: the differences of two `Int64`s can overflow.
+        let offset = Double(target) - Double(low), span = Double(high) - Double(low)
+        let position = Int(offset / span * Double(count))
+        return min(count - 1, max(0, position))
+    }
+
     /// Nodes with fewer keys are searched by bisection: their keys take a few cache lines.
     private static var interpolationThreshold: Int { 16 }
 
@@ -27,7 +49,7 @@ extension SortedTree.Node {
     /// nil for other keys.
     @inline(__always)
     static func interpolatedPosition(of key: Key, in keys: UnsafeBufferPointer<Key>) -> Int? {
-        guard Key.self == Int64.self || Key.self == ObjectKey.self, keys.count >= interpolationThreshold,
+        guard hasIntegerKeys, keys.count >= interpolationThreshold,
               let base = keys.baseAddress else { return nil }
         // Both are one `Int64` in memory (a specialized build folds the type test away).
         let target = unsafeBitCast(key, to: Int64.self)
@@ -78,5 +100,14 @@ extension SortedTree.Node {
             if isAbove(keys[mid]) { high = mid } else { low = mid &+ 1 }
         }
         return low
+    }
+}
+
+extension SortedTree {
+    /// The separators a descent passed on either side of the subtree it reached: every key below
+    /// is `>= lower` and `< upper` (nil: no bound on that side).
+    struct SearchBounds {
+        var lower: Key?
+        var upper: Key?
     }
 }
