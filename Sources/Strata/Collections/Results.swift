@@ -108,14 +108,14 @@ enum ResultsSource: Equatable {
                 // list of its keys (8 bytes per object, 160 MB for 20 million).
                 return .table(table)
             }
-            let matches = run(query, table: table.key, base: nil, snapshot: snapshot, keepingRows: !realm.isFrozen)
+            let matches = run(query, table: table.key, base: nil, snapshot: snapshot, keepingRows: !realm.isFrozen, in: realm)
             if realm.isRecordingEvents { realm.recordQueryRead(table: table.key, keys: matches.keys) }
             return .objects(matches.keys, rows: matches.rows.map { ScannedRows(rows: $0, readKey: realm.state.readKey) })
         case .collection(let base):
             switch base.elements(realm) {
             case .objects(let table, let keys):
                 guard let table else { return .objects([]) }
-                let matched = run(query, table: table, base: keys, snapshot: snapshot, keepingRows: false).keys
+                let matched = run(query, table: table, base: keys, snapshot: snapshot, keepingRows: false, in: realm).keys
                 if realm.isRecordingEvents { realm.recordQueryRead(table: table, keys: matched) }
                 return .objects(matched)
             case .values(let values):
@@ -125,10 +125,12 @@ enum ResultsSource: Equatable {
     }
 
     private func run(_ query: ParsedQuery, table: TableKey, base: [ObjectKey]?, snapshot: Snapshot,
-                     keepingRows: Bool) -> CompiledQuery.Matches {
+                     keepingRows: Bool, in realm: Realm) -> CompiledQuery.Matches {
         do {
+            // Outside a write, the snapshot is a published one: a scan packs the leaves of rows
+            // written since the last checkpoint as it goes (see `Table.forEachLeaf(packingRows:_:)`).
             return try CompiledQuery(query, snapshot: snapshot, table: table)
-                .matches(on: snapshot, base: base, keepingRows: keepingRows)
+                .matches(on: snapshot, base: base, keepingRows: keepingRows, packingRows: !realm.isInWriteTransaction)
         } catch {
             preconditionFailure("\(error)")
         }

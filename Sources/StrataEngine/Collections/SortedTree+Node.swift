@@ -417,14 +417,16 @@ extension SortedTree {
             if admits && !wasPaged { loader.cache?.admit(self) }
         }
 
-        /// Replaces the values of this resident, paged leaf by what `transform` makes of them (the
-        /// same entries in another form), when no access holds the leaf; does nothing when
-        /// `transform` returns nil, the leaf is not resident, or an access or the cache holds it.
-        /// As eviction does, it takes the `busy` bit from a resident state without pins, clearing
-        /// `resident` meanwhile: an access arriving then waits for the bit, and finds the new
-        /// values.
-        func replaceResidentValues(_ transform: ([Value]) -> [Value]?) {
-            let known = NodeState.resident | NodeState.paged | NodeState.kindKnown
+        /// Replaces the values of this resident leaf (paged, unless `requiringPaged` is false) by
+        /// what `transform` makes of them (the same entries in another form), when no access holds
+        /// the leaf; does nothing when `transform` returns nil, the leaf is not resident, or an
+        /// access or the cache holds it. As eviction does, it takes the `busy` bit from a resident
+        /// state without pins, clearing `resident` meanwhile: an access arriving then waits for the
+        /// bit (a paged leaf's read takes it; an unpaged leaf's access finds no page to read once
+        /// it has the bit), and finds the new values. An unpaged leaf may be replaced only while
+        /// it is shared (published, never mutated in place again) or by the thread that owns it.
+        func replaceResidentValues(requiringPaged: Bool = true, _ transform: ([Value]) -> [Value]?) {
+            let known = NodeState.resident | NodeState.kindKnown | (requiringPaged ? NodeState.paged : 0)
             let before = state.load(ordering: .acquiring)
             guard before & known == known, before & NodeState.busy == 0, storedIsLeaf,
                   let replacement = transform(values), replacement.count == count else { return }
@@ -434,6 +436,24 @@ extension SortedTree {
                                         ordering: .acquiringAndReleasing).exchanged else { return }
             storedValues = replacement
             unlockNode(setting: NodeState.resident)
+        }
+
+        /// Makes this leaf of rows hold them packed in one ``RowBlock``, as a checkpoint or a read of
+        /// its page leaves them, unless they are already (judged by the first and last rows: a leaf
+        /// with a changed row between them stays as it is until the next checkpoint) or an access
+        /// holds the leaf (see ``replaceResidentValues(requiringPaged:_:)``).
+        func packRows() {
+            // A leaf not in memory is packed by its read (and a scan through a full cache reads
+            // it without keeping it).
+            let resident = NodeState.resident | NodeState.kindKnown
+            guard state.load(ordering: .acquiring) & resident == resident else { return }
+            let alreadyPacked: Bool = withContents {
+                guard let first = storedValues.first as? Row, let last = storedValues.last as? Row,
+                      let block = first.block else { return storedValues.isEmpty }
+                return last.block === block && block.count == storedValues.count
+            }
+            guard !alreadyPacked else { return }
+            replaceResidentValues(requiringPaged: false) { Row.repacked($0 as! [Row]).map { $0 as! [Value] } }
         }
 
         /// Reads the contents if they are not in memory and keeps them in memory for good: a

@@ -190,11 +190,14 @@ extension SortedTree.Node {
         for index in keys.indices { try body(keys[index], values[index]) }
     }
 
-    func forEachLeaf(_ body: (UnsafeBufferPointer<Key>, UnsafeBufferPointer<Value>) throws -> Void) rethrows {
+    func forEachLeaf(
+        packingRows: Bool = false, _ body: (UnsafeBufferPointer<Key>, UnsafeBufferPointer<Value>) throws -> Void
+    ) rethrows {
+        if packingRows, Value.self == Row.self, isLeaf { packRows() }
         // Local references to the leaf's arrays (one retain per leaf): `body` may mutate a
         // tree that shares this node, and the buffers must outlive that.
         guard let (keys, values) = scannedEntries() else {
-            for child in children { try child.forEachLeaf(body) }
+            for child in children { try child.forEachLeaf(packingRows: packingRows, body) }
             return
         }
         try keys.withUnsafeBufferPointer { keys in

@@ -231,8 +231,15 @@ package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable
     /// with the entries borrowed, so that a scan's per-entry work runs in the caller's concrete
     /// code without retaining anything.
     /// - Complexity: O(n).
-    package func forEachLeaf(_ body: (UnsafeBufferPointer<Key>, UnsafeBufferPointer<Value>) throws -> Void) rethrows {
-        try root.forEachLeaf(body)
+    ///
+    /// With `packingRows`, in a tree of rows, each leaf whose rows are not packed in one
+    /// ``RowBlock`` (rows written since the last checkpoint) is packed before `body` reads it, so
+    /// that this scan and the next test it a column at a time; only for a shared tree (one a
+    /// snapshot published) or one the calling thread owns.
+    package func forEachLeaf(
+        packingRows: Bool = false, _ body: (UnsafeBufferPointer<Key>, UnsafeBufferPointer<Value>) throws -> Void
+    ) rethrows {
+        try root.forEachLeaf(packingRows: packingRows, body)
     }
 
     /// Calls `body` with the entries of each leaf whose keys are `>= lowerBound`, a leaf at a

@@ -158,11 +158,17 @@ package struct Table: Sendable {
     }
 
     /// Calls `body` with each leaf's object keys and rows, in ascending key order, borrowed in
-    /// place (a scan that tests a leaf's rows together: see ``RowBlock``).
+    /// place (a scan that tests a leaf's rows together: see ``RowBlock``). With `packingRows`,
+    /// the leaves of rows written since the last checkpoint are packed first (see
+    /// ``SortedTree/forEachLeaf(packingRows:_:)``): pass it for a table of a published snapshot,
+    /// not a write transaction's (whose instructions share the rows until it commits, so that
+    /// packing them would hold them twice).
     ///
     /// - Complexity: O(n).
-    package func forEachLeaf(_ body: (UnsafeBufferPointer<ObjectKey>, UnsafeBufferPointer<Row>) throws -> Void) rethrows {
-        try rows.forEachLeaf(body)
+    package func forEachLeaf(
+        packingRows: Bool = false, _ body: (UnsafeBufferPointer<ObjectKey>, UnsafeBufferPointer<Row>) throws -> Void
+    ) rethrows {
+        try rows.forEachLeaf(packingRows: packingRows, body)
     }
 
     /// The position of `object` in key order.

@@ -95,9 +95,13 @@ package struct CompiledQuery: Sendable {
 
     /// ``run(on:base:)``, also returning the rows the query read for its matches when
     /// `keepingRows` (so that reading the matched objects next does not look each row up again).
+    /// With `packingRows`, a scan packs the leaves of rows it reads that are not packed yet (see
+    /// ``Table/forEachLeaf(packingRows:_:)``): only for a published snapshot.
     ///
     /// - Complexity: as ``run(on:base:)``.
-    package func matches(on snapshot: Snapshot, base: [ObjectKey]? = nil, keepingRows: Bool) -> Matches {
+    package func matches(
+        on snapshot: Snapshot, base: [ObjectKey]? = nil, keepingRows: Bool, packingRows: Bool = false
+    ) -> Matches {
         guard let tableData = snapshot.table(table) else { return Matches(keys: [], rows: nil) }
         let evaluator = PredicateEvaluator(snapshot: snapshot, root: table)
         var matches: [ObjectKey] = []
@@ -125,7 +129,7 @@ package struct CompiledQuery: Sendable {
         } else if case .constant(true) = predicate, gathered == nil, rows == nil {
             matches = tableData.objectKeys
         } else if let scanFilter {
-            tableData.forEachLeaf { keys, rows in
+            tableData.forEachLeaf(packingRows: packingRows) { keys, rows in
                 scanFilter.forEachMatch(in: rows) { index in
                     matches.append(keys[index])
                     gathered?.append(rows.baseAddress.unsafelyUnwrapped + index)
