@@ -194,9 +194,13 @@ private final class RowBatch {
     /// until they become the batch.
     @exclusivity(unchecked) private var walkedRows: [Row?]?
 
+    /// Whether the rows handed out are prefetched a few elements ahead: for a query's results.
+    private let prefetchesRows: Bool
+
     init(rows: ResultsRows, table: TableKey) {
         self.rows = rows
         self.table = table
+        if case .objects = rows { prefetchesRows = true } else { prefetchesRows = false }
     }
 
     /// The key of the element at `position`, its row at the Realm's current read key if it may
@@ -223,6 +227,18 @@ private final class RowBatch {
             readKey = currentKey
         }
         let index = position - start
+        // A query's results come in their own order, which for sorted results is not their
+        // leaves': each row is a few cache misses (a packed row's, one per column), overlapped
+        // this way. (A walk through every object goes along its leaves, which the processor's
+        // own prefetching follows: there it only cost time.)
+        let ahead = index &+ Row.prefetchDistance
+        if prefetchesRows, ahead < batch.count, batch[ahead] != nil {
+            // `Row?` is laid out as `Row` when it holds one (`RowLayoutTests`).
+            batch.withUnsafeBufferPointer {
+                Row.prefetchValues(at: UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + ahead)
+                    .assumingMemoryBound(to: Row.self))
+            }
+        }
         // The row moves to the accessor, which is made once per position: the batch's reference
         // is not copied (a retain now and a release when the batch is replaced, on each row's
         // own storage). A position asked for again gets no row, so its accessor reads it.

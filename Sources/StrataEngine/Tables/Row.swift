@@ -208,6 +208,17 @@ extension Row {
         strata_prefetch(storage + 128)
     }
 
+    /// Starts loading every value of the row stored at `row` into the cache, without waiting and
+    /// without retaining it: for a packed row, the cache line of each of its block's columns
+    /// that holds the row's value (a row's values lie in as many lines as it has columns); for a
+    /// row of its own, as ``prefetch(at:)``. A loop over objects in another order than their
+    /// leaves' (sorted results) calls it for an element a few positions ahead.
+    @inlinable @inline(__always)
+    public static func prefetchValues(at row: UnsafePointer<Row>) {
+        guard let (block, position) = packedBlock(at: row) else { return prefetch(at: row) }
+        block._withUnsafeGuaranteedRef { $0.prefetchValues(at: position) }
+    }
+
     /// Calls `body` with each index of `rows` in order, each time prefetching the row
     /// ``prefetchDistance`` positions further on (see ``prefetch(at:)``): a scan's loop over the
     /// rows of a leaf.

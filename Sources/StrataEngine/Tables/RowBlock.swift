@@ -1,3 +1,5 @@
+import CStrataPrefetch
+
 /// The rows of one leaf of a table, stored column by column, as Realm Core stores the objects of
 /// a cluster: each column's values of every row side by side, integers and doubles as plain
 /// 8-byte numbers, strings as Swift strings, anything else as ``Value``s.
@@ -182,6 +184,23 @@ public final class RowBlock: ManagedBuffer<RowBlockHeader, RowBlockColumn> {
     /// strings here (0 otherwise: a column of values holds its nulls as values).
     @inlinable @inline(__always)
     public func nulls(column: Int) -> UInt64 { descriptor(column).nulls }
+
+    /// Starts loading the cache line of each column's value of the row at `position` (see
+    /// ``Row/prefetchValues(at:)``).
+    @inlinable @inline(__always)
+    func prefetchValues(at position: Int) {
+        withUnsafeMutablePointers { header, columns in
+            for column in 0..<header.pointee.columnCount {
+                let descriptor = columns[column]
+                let stride = switch descriptor.kind {
+                case .int, .double: 8
+                case .string: MemoryLayout<String>.stride
+                case .value: MemoryLayout<Value>.stride
+                }
+                strata_prefetch(descriptor.start + position &* stride)
+            }
+        }
+    }
 
     /// Every value of the row at `position`, in column order.
     package func values(at position: Int) -> [Value] {
