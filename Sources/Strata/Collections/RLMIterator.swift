@@ -249,7 +249,8 @@ private final class RowBatch {
     /// when they are still current, otherwise looked up in the Realm's snapshot.
     private func rowsOfBatch(at currentKey: UInt64, realm: Realm) -> [Row?] {
         if case .objects(let all, let scanned?) = rows, scanned.readKey == currentKey, scanned.rows.count == all.count {
-            return Array(scanned.rows[start..<(start + keys.count)])
+            // Mapped, not converted: `Array([Row]) as [Row?]` casts each element dynamically.
+            return scanned.rows[start..<(start + keys.count)].map(Optional.some)
         }
         let current = realm.readSnapshot.table(table)
         if let walked = walkedRows, case .table(let evaluated) = rows, let current, current.isUnchanged(from: evaluated) {
