@@ -2,7 +2,6 @@ import Foundation
 import StrataEngine
 @testable import StrataQuery
 import StrataTestSupport
-import Synchronization
 import Testing
 
 /// A scan of a published snapshot packs the leaves of rows written since the last checkpoint
@@ -78,7 +77,7 @@ struct ScanPackingTests {
     func concurrentScansWithAWriter() throws {
         let (store, table) = try Self.store()
         let query = try RQLParser.parse("age < 5 AND city != 'city-2'")
-        let failures = Failures()
+        let failures = FailureLog()
         let finished = runOnThreads(5) { thread in
             do {
                 if thread == 4 {
@@ -102,19 +101,66 @@ struct ScanPackingTests {
                         if evaluator.matches(compiled.predicate, key: key, row: row) { expected.append(key) }
                     }
                     if compiled.matches(on: snapshot, keepingRows: false, packingRows: true).keys != expected {
-                        failures.count.withLock { $0 += 1 }
+                        failures.record("thread \(thread): a scan of version \(snapshot.version) disagreed")
                     }
                 }
             } catch {
-                failures.count.withLock { $0 += 1 }
+                failures.record("thread \(thread): \(error)")
             }
         }
         #expect(finished)
-        #expect(failures.count.withLock { $0 } == 0)
+        #expect(failures.all.isEmpty, "\(failures.all)")
     }
-}
 
-/// Scans that disagreed with their snapshot, counted across threads.
-private final class Failures: Sendable {
-    let count = Mutex(0)
+    @Test("scans packing leaves beside a writer that checkpoints a file store through a small cache (evicting, reading back and repacking leaves) answer as the evaluator")
+    func scansBesideCheckpoints() throws {
+        try withTemporaryDirectory { directory in
+            var configuration = StoreConfiguration.file(directory.file("packing.strata"))
+            configuration.cacheSize = 64 << 10
+            let store = try Store.open(configuration)
+            let table = try store.write { tx in
+                let table = try tx.createTable(Self.schema)
+                for n in 0..<3_000 {
+                    _ = try tx.insertObject(into: table, values: [.int(Int64(n % 100)), .string("city-\(n % 4)"), .null])
+                }
+                return table
+            }
+            let query = try RQLParser.parse("age < 20 AND city == 'city-1'")
+            let failures = FailureLog()
+            let stop = StopFlag()
+            let finished = runOnThreads(4) { thread in
+                do {
+                    if thread == 0 {
+                        defer { stop.stop() }
+                        for round in 0..<12 {
+                            try store.write { tx in
+                                for n in stride(from: round, to: 3_000, by: 53) {
+                                    try tx.setValue(.int(Int64((n * 7 + round) % 100)),
+                                                    at: PropertyPath(table: table, object: ObjectKey(Int64(n)), column: 0))
+                                }
+                            }
+                            if round % 3 == 2 { try store.checkpoint() }
+                        }
+                        return
+                    }
+                    while !stop.isStopped {
+                        let snapshot = store.currentSnapshot
+                        let compiled = try CompiledQuery(query, snapshot: snapshot, table: table)
+                        let evaluator = PredicateEvaluator(snapshot: snapshot, root: table)
+                        var expected: [ObjectKey] = []
+                        snapshot.table(table)!.forEachObject { key, row in
+                            if evaluator.matches(compiled.predicate, key: key, row: row) { expected.append(key) }
+                        }
+                        if compiled.matches(on: snapshot, keepingRows: true, packingRows: true).keys != expected {
+                            failures.record("thread \(thread): a scan of version \(snapshot.version) disagreed")
+                        }
+                    }
+                } catch {
+                    failures.record("thread \(thread): \(error)")
+                }
+            }
+            #expect(finished)
+            #expect(failures.all.isEmpty, "\(failures.all)")
+        }
+    }
 }
