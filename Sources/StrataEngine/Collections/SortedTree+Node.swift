@@ -453,7 +453,15 @@ extension SortedTree {
                 return last.block === block && block.count == storedValues.count
             }
             guard !alreadyPacked else { return }
-            replaceResidentValues(requiringPaged: false) { Row.repacked($0 as! [Row]).map { $0 as! [Value] } }
+            replaceResidentValues(requiringPaged: false, Self.repackedRows)
+        }
+
+        /// A leaf's rows packed in one block (``Row/repacked(_:)``), for a tree of rows. The
+        /// arrays are reinterpreted, not cast: `[Value]` is `[Row]` here, and `as!` between
+        /// array types converts element by element through the runtime's dynamic casts.
+        static func repackedRows(_ values: [Value]) -> [Value]? {
+            precondition(Value.self == Row.self, "SortedTree: rows packed in a tree of other values")
+            return Row.repacked(unsafeBitCast(values, to: [Row].self)).map { unsafeBitCast($0, to: [Value].self) }
         }
 
         /// Reads the contents if they are not in memory and keeps them in memory for good: a

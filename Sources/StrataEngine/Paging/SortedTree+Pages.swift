@@ -74,7 +74,7 @@ extension SortedTree {
         pages.written.append { file, cache in
             node.recordWritten(at: extent, imageBytes: imageBytes, loader: loader.loader(file: file, cache: cache))
             // The leaf's rows as a read of its page would give them: packed column by column.
-            if Value.self == Row.self { node.replaceResidentValues { Row.repacked($0 as! [Row]).map { $0 as! [Value] } } }
+            if Value.self == Row.self { node.replaceResidentValues(Node.repackedRows) }
         }
         return extent
     }
