@@ -51,6 +51,21 @@ struct ScanPackingTests {
         return (packed, leaves, rows)
     }
 
+    /// Runs `query` on `snapshot` with a packing scan and records a failure when its matches
+    /// differ from the evaluator's, row by row.
+    private static func scanPackingAgrees(_ query: ParsedQuery, _ snapshot: Snapshot, _ table: TableKey, thread: Int,
+                                          _ failures: FailureLog) throws {
+        let compiled = try CompiledQuery(query, snapshot: snapshot, table: table)
+        let evaluator = PredicateEvaluator(snapshot: snapshot, root: table)
+        var expected: [ObjectKey] = []
+        snapshot.table(table)!.forEachObject { key, row in
+            if evaluator.matches(compiled.predicate, key: key, row: row) { expected.append(key) }
+        }
+        if compiled.matches(on: snapshot, keepingRows: true, packingRows: true).keys != expected {
+            failures.record("thread \(thread): a scan of version \(snapshot.version) disagreed")
+        }
+    }
+
     @Test("a scan with packing answers as one without, leaves every leaf packed with the same values; one without packs nothing")
     func packsWhatItScans() throws {
         let (store, table) = try Self.store()
@@ -93,16 +108,7 @@ struct ScanPackingTests {
                     return
                 }
                 for _ in 0..<40 {
-                    let snapshot = store.currentSnapshot
-                    let compiled = try CompiledQuery(query, snapshot: snapshot, table: table)
-                    let evaluator = PredicateEvaluator(snapshot: snapshot, root: table)
-                    var expected: [ObjectKey] = []
-                    snapshot.table(table)!.forEachObject { key, row in
-                        if evaluator.matches(compiled.predicate, key: key, row: row) { expected.append(key) }
-                    }
-                    if compiled.matches(on: snapshot, keepingRows: false, packingRows: true).keys != expected {
-                        failures.record("thread \(thread): a scan of version \(snapshot.version) disagreed")
-                    }
+                    try Self.scanPackingAgrees(query, store.currentSnapshot, table, thread: thread, failures)
                 }
             } catch {
                 failures.record("thread \(thread): \(error)")
@@ -144,16 +150,7 @@ struct ScanPackingTests {
                         return
                     }
                     while !stop.isStopped {
-                        let snapshot = store.currentSnapshot
-                        let compiled = try CompiledQuery(query, snapshot: snapshot, table: table)
-                        let evaluator = PredicateEvaluator(snapshot: snapshot, root: table)
-                        var expected: [ObjectKey] = []
-                        snapshot.table(table)!.forEachObject { key, row in
-                            if evaluator.matches(compiled.predicate, key: key, row: row) { expected.append(key) }
-                        }
-                        if compiled.matches(on: snapshot, keepingRows: true, packingRows: true).keys != expected {
-                            failures.record("thread \(thread): a scan of version \(snapshot.version) disagreed")
-                        }
+                        try Self.scanPackingAgrees(query, store.currentSnapshot, table, thread: thread, failures)
                     }
                 } catch {
                     failures.record("thread \(thread): \(error)")
