@@ -18,7 +18,9 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     /// The reader of a walk over objects of class `Element`; nil for other elements.
     @usableFromInline let objects: ObjectReader?
     /// The element at a position below `count` when `objects` is nil; nil ends the iteration
-    /// early.
+    /// early. (Two fields rather than an enum of the two sources: matching the enum's case
+    /// retained the reader on every step, about 2 ns of the 87 a `String` read while iterating
+    /// takes.)
     @usableFromInline let element: (Int) -> Element?
     @usableFromInline var position = 0
 

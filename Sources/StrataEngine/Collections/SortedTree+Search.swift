@@ -31,14 +31,20 @@ extension SortedTree.Node {
     static func interpolatedPosition(of key: Key, count: Int, within bounds: SortedTree.SearchBounds) -> Int? {
         guard hasIntegerKeys, count >= interpolationThreshold, let lower = bounds.lower, let upper = bounds.upper
         else { return nil }
-        let target = unsafeBitCast(key, to: Int64.self)
-        let low = unsafeBitCast(lower, to: Int64.self), high = unsafeBitCast(upper, to: Int64.self)
+        // The keys fill `lower ..< upper`: `count` slots of the span.
+        return spread(unsafeBitCast(key, to: Int64.self), from: unsafeBitCast(lower, to: Int64.self),
+                      to: unsafeBitCast(upper, to: Int64.self), slots: count, count: count)
+    }
+
+    /// The position among `count` keys of `target` on a line from `low` (position 0) to `high`
+    /// cut into `slots` equal parts, clamped to the keys' positions.
+    @inline(__always)
+    private static func spread(_ target: Int64, from low: Int64, to high: Int64, slots: Int, count: Int) -> Int {
         if target <= low { return 0 }
         if target >= high { return count - 1 }
         // In floating point: the differences of two `Int64`s can overflow.
-        let offset = Double(target) - Double(low), span = Double(high) - Double(low)
-        let position = Int(offset / span * Double(count))
-        return min(count - 1, max(0, position))
+        let fraction = (Double(target) - Double(low)) / (Double(high) - Double(low))
+        return min(count - 1, max(0, Int(fraction * Double(slots))))
     }
 
     /// Nodes with fewer keys are searched by bisection: their keys take a few cache lines.
@@ -54,12 +60,8 @@ extension SortedTree.Node {
         // Both are one `Int64` in memory (a specialized build folds the type test away).
         let target = unsafeBitCast(key, to: Int64.self)
         let integers = UnsafeRawPointer(base).assumingMemoryBound(to: Int64.self)
-        let first = integers[0], last = integers[keys.count - 1]
-        if target <= first { return 0 }
-        if target >= last { return keys.count - 1 }
-        // In floating point: the differences of two `Int64`s can overflow.
-        let fraction = (Double(target) - Double(first)) / (Double(last) - Double(first))
-        return min(keys.count - 1, max(0, Int(fraction * Double(keys.count - 1))))
+        // The first key is at position 0 and the last at `count - 1`.
+        return spread(target, from: integers[0], to: integers[keys.count - 1], slots: keys.count - 1, count: keys.count)
     }
 
     /// The first index whose key satisfies `isAbove`, which must be false then true along `keys`:
