@@ -41,7 +41,7 @@ private func lastCheckpointPages(_ path: String) throws -> (written: [PageKind],
 /// free list, into pages the previous checkpoint does not reach; pages it replaces are reused.
 @Suite("Paged checkpoints")
 struct PagedCheckpointTests {
-    @Test("a checkpoint after one changed row writes its leaf, the branches above it, the catalog and the free list")
+    @Test("a checkpoint after one changed row writes its delta, not its leaf; a leaf changed throughout is written whole with the branch above it")
     func incrementalCheckpoint() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("incremental.strata")
@@ -51,14 +51,28 @@ struct PagedCheckpointTests {
                 try bump(1500, to: 7, table: table, in: store)
                 try store.checkpoint()
             }
+            // 3,000 rows: 47 leaves under one root branch. The changed leaf keeps its page and the
+            // branch its image: a delta page, the delta directory, the catalog and the free list.
             let (written, _) = try lastCheckpointPages(path)
-            // 3,000 rows: 47 leaves under one root branch.
-            #expect(written.sorted { $0.rawValue < $1.rawValue } == [.treeLeaf, .treeBranch, .freeList, .catalog])
+            #expect(written.sorted { $0.rawValue < $1.rawValue } == [.freeList, .catalog, .leafDeltas, .deltaDirectory])
             try withStore(.file(path)) { store in
                 let table = try #require(store.currentSnapshot.table(named: "Counter"))
                 #expect(table.count == 3000)
                 #expect(table.value(of: ObjectKey(1500), column: 1) == .int(7))
                 #expect(table.value(of: ObjectKey(1499), column: 1) == .int(0))
+                // Every row of the first leaf: its delta would take more than a quarter of its
+                // image, so the leaf is written whole, and the branch above it.
+                for object in Int64(0)..<64 { try bump(object, to: 9, table: table.key, in: store) }
+                try store.checkpoint()
+            }
+            let (rewritten, _) = try lastCheckpointPages(path)
+            #expect(rewritten.contains(.treeLeaf) && rewritten.contains(.treeBranch), "\(rewritten)")
+            try withStore(.file(path)) { store in
+                #expect(try store.verifyFile() > 0)
+                let table = try #require(store.currentSnapshot.table(named: "Counter"))
+                #expect(table.value(of: ObjectKey(1500), column: 1) == .int(7))
+                for object in Int64(0)..<64 { #expect(table.value(of: ObjectKey(object), column: 1) == .int(9)) }
+                #expect(table.value(of: ObjectKey(64), column: 1) == .int(0))
             }
         }
     }
@@ -84,10 +98,12 @@ struct PagedCheckpointTests {
                     pageCounts.append(try #require(store.files?.pages).file.header.checkpoint.pageCount)
                 }
             }
-            // The pages a checkpoint frees are reused from the one after it on: after a few rounds
-            // the page count stays where it is, give or take the round-to-round spread of how many
-            // leaves 20 random updates touch (without reuse it would grow by about 20 a round).
-            #expect(pageCounts[39] <= pageCounts[9] + 4, "page counts: \(pageCounts)")
+            // The pages a checkpoint frees are reused from the one after it on, and a leaf-deltas
+            // page is freed once none of its deltas is its leaf's latest (or they moved): after a
+            // few rounds the page count stays where it is, give or take the round-to-round spread
+            // of how many leaves 20 random updates touch (without reuse it would grow by a page or
+            // more a round).
+            #expect(pageCounts[39] <= pageCounts[19] + 4, "page counts: \(pageCounts)")
             try withStore(.file(path)) { store in
                 let table = try #require(store.currentSnapshot.table(named: "Counter"))
                 for object in Int64(0)..<5000 {

@@ -19,8 +19,12 @@ private enum NodeState {
     /// Held while the contents are read or evicted, or a checkpoint records the node's page: a
     /// per-node lock, taken by compare-and-swap and waited for by yielding.
     static let busy: UInt = 16
+    /// A checkpoint replaced the node's page image or delta with another node's: the node no
+    /// longer stands for what its page (and delta) hold in the file, and a node cloned from it
+    /// is written whole rather than as a delta of it.
+    static let superseded: UInt = 32
     /// One pin: an access copying a leaf's arrays.
-    static let pin: UInt = 32
+    static let pin: UInt = 64
 }
 
 extension SortedTree {
@@ -59,6 +63,13 @@ extension SortedTree {
         /// in-place mutation clears it and a clone starts without one; only a checkpoint sets it,
         /// after its pages are durable, on nodes it reached through its own snapshot.
         @exclusivity(unchecked) var extent: PageExtent?
+        /// The changes a reader applies to the image at `extent`, for a leaf the last checkpoint
+        /// wrote as a delta (see ``LeafDelta``); set and cleared with `extent`.
+        @exclusivity(unchecked) private(set) var delta: LeafDeltaHandle?
+        /// For a node changed since the last checkpoint, the paged node it was cloned from (the
+        /// node as the file holds it, at the same place in the tree), whose page a checkpoint may
+        /// keep, writing only a delta; nil once a checkpoint wrote this node, and for new nodes.
+        @exclusivity(unchecked) private(set) var base: Node?
         /// What reads this node's page: nil for a private node, and for a branch once it was read
         /// (so a replaced page file is closed once its branches are read and its leaves gone).
         /// Read and written only while holding the `busy` bit.
@@ -263,6 +274,7 @@ extension SortedTree {
             storedValues = []
             storedChildren = []
             self.extent = extent
+            delta = loader.delta(ofLeafAt: extent.first)
             self.loader = loader
             state = Atomic(NodeState.paged)
         }
@@ -272,6 +284,7 @@ extension SortedTree {
             let leaf = isLeaf
             let (keys, values) = entries
             let copy = Node(isLeaf: leaf, count: count, keys: keys, values: values, children: leaf ? [] : children)
+            copy.base = baseForClone()
             let capacity = (leaf ? SortedTree.leafCapacity : SortedTree.branchCapacity) + 1
             copy.storedKeys.reserveCapacity(capacity)
             if leaf {
@@ -281,6 +294,24 @@ extension SortedTree {
             }
             return copy
         }
+
+        /// The base of a clone of this shared node: the node itself once paged, else its own base
+        /// (read under the `busy` bit: a checkpoint recording this node clears it meanwhile).
+        private func baseForClone() -> Node? {
+            if isPaged { return self }
+            lockNode()
+            defer { unlockNode() }
+            return state.load(ordering: .relaxed) & NodeState.paged != 0 ? self : base
+        }
+
+        /// Whether the node has a page to be read back from (and is never mutated in place).
+        var isPaged: Bool { state.load(ordering: .acquiring) & NodeState.paged != 0 }
+
+        /// Whether a checkpoint replaced this paged node's image or delta (see ``NodeState``).
+        var isSuperseded: Bool { state.load(ordering: .acquiring) & NodeState.superseded != 0 }
+
+        /// Records that a checkpoint replaced this paged node's image or delta.
+        func markSuperseded() { state.bitwiseOr(NodeState.superseded, ordering: .releasing) }
 
         @inline(__always)
         private func assertPrivate() {
@@ -390,7 +421,7 @@ extension SortedTree {
         /// Reads and checks the node's page. A damaged page stops the process (see below).
         private func readPage(_ loader: PageLoader, _ extent: PageExtent) -> (node: Node, bytes: Int) {
             do {
-                return try loader.read(extent, count)
+                return try loader.read(extent, delta: delta, count)
             } catch {
                 // Reads cannot throw in Realm's API; a page that fails its checks is never
                 // used as data. Opening checked the header and the catalog.
@@ -399,13 +430,15 @@ extension SortedTree {
             }
         }
 
-        /// Records that a checkpoint wrote this node at `extent`, readable through `loader`:
-        /// from now on the node is paged, and a leaf can be evicted by `loader`'s cache.
-        /// `imageBytes` is the size of its image. Called once the checkpoint is durable.
-        func recordWritten(at extent: PageExtent, imageBytes: Int, loader: PageLoader) {
+        /// Records that a checkpoint wrote this node at `extent` (with `delta` applied), readable
+        /// through `loader`: from now on the node is paged, and a leaf can be evicted by `loader`'s
+        /// cache. `imageBytes` is the size of its image. Called once the checkpoint is durable.
+        func recordWritten(at extent: PageExtent, delta: LeafDeltaHandle?, imageBytes: Int, loader: PageLoader) {
             lockNode()
             let wasPaged = state.load(ordering: .relaxed) & NodeState.paged != 0
             self.extent = extent
+            self.delta = delta
+            base = nil
             let admits = storedIsLeaf && state.load(ordering: .relaxed) & NodeState.keepResident == 0
             if admits {
                 self.loader = loader

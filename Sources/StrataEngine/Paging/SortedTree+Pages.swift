@@ -46,21 +46,24 @@ extension SortedTree {
         _ node: Node, _ coding: Coding.Type, into pages: inout CheckpointPages, loader: PendingLoader
     ) -> PageExtent where Coding.Key == Key, Coding.Value == Value {
         if !pages.rewritesAll, let extent = node.extent {
-            pages.kept.insert(extent.first)
+            pages.kept.same.insert(extent.first)
             return extent
         }
-        var writer = ByteWriter(capacity: 4096)
         let kind: PageKind
+        let image: [UInt8]
         if node.isLeaf {
-            kind = .treeLeaf
-            writer.writeCount(node.keys.count)
-            for index in node.keys.indices {
-                Coding.write(node.keys[index], to: &writer)
-                Coding.write(value: node.values[index], to: &writer)
+            let entries = node.entries
+            var measured: [UInt8]?
+            if let kept = writeDelta(of: node, entries, coding, into: &pages, loader: loader, image: &measured) {
+                return kept
             }
+            kind = .treeLeaf
+            image = measured ?? leafImage(entries, coding)
         } else {
             kind = .treeBranch
             let extents = node.children.map { write($0, coding, into: &pages, loader: loader) }
+            if let kept = keepImage(of: node, childExtents: extents, into: &pages, loader: loader) { return kept }
+            var writer = ByteWriter(capacity: 1024)
             writer.writeCount(node.children.count)
             for key in node.keys { Coding.write(key, to: &writer) }
             for (child, extent) in zip(node.children, extents) {
@@ -68,25 +71,112 @@ extension SortedTree {
                 writer.writeVarint(UInt64(extent.count))
                 writer.writeCount(child.count)
             }
+            image = writer.bytes
         }
-        let extent = pages.place(writer.bytes, kind: kind)
-        let imageBytes = writer.count
+        let extent = pages.place(image, kind: kind)
+        let imageBytes = image.count
         pages.written.append { file, cache in
-            node.recordWritten(at: extent, imageBytes: imageBytes, loader: loader.loader(file: file, cache: cache))
+            node.recordWritten(at: extent, delta: nil, imageBytes: imageBytes, loader: loader.loader(file: file, cache: cache))
             // The leaf's rows as a read of its page would give them: packed column by column.
             if Value.self == Row.self { node.replaceResidentValues(Node.repackedRows) }
         }
         return extent
     }
 
+    /// A leaf's image: its entries, each written by `Coding`.
+    private static func leafImage<Coding: TreeEntryCoding>(
+        _ entries: (keys: [Key], values: [Value]), _ coding: Coding.Type
+    ) -> [UInt8] where Coding.Key == Key, Coding.Value == Value {
+        var writer = ByteWriter(capacity: 4096)
+        writer.writeCount(entries.keys.count)
+        for index in entries.keys.indices {
+            Coding.write(entries.keys[index], to: &writer)
+            Coding.write(value: entries.values[index], to: &writer)
+        }
+        return writer.bytes
+    }
+
+    /// A delta this small is written without measuring the leaf's image against it.
+    private static var smallDeltaBytes: Int { 64 }
+
+    /// The page of `leaf`'s base (the paged leaf it was cloned from) with `leaf` (whose entries
+    /// are `entries`) written as a delta of that page's image (see ``LeafDelta``), or nil when the
+    /// leaf is to be written whole: it has no base, the base no longer stands for its page as the
+    /// previous checkpoint left it (a checkpoint since replaced it, or the delta directory
+    /// disagrees), the previous delta cannot be read, or the delta would take more than a
+    /// quarter of the leaf's image (or of a page). A delta of more than ``smallDeltaBytes`` is
+    /// measured against the image, which is left in `image` for the whole write.
+    private static func writeDelta<Coding: TreeEntryCoding>(
+        of leaf: Node, _ entries: (keys: [Key], values: [Value]), _ coding: Coding.Type,
+        into pages: inout CheckpointPages, loader: PendingLoader, image: inout [UInt8]?
+    ) -> PageExtent? where Coding.Key == Key, Coding.Value == Value {
+        guard let file = pages.deltaSource, let base = leaf.base, !base.isSuperseded, let extent = base.extent,
+              base.delta === pages.previousDeltas[extent.first], !pages.kept.same.contains(extent.first),
+              !pages.kept.reused.contains(extent.first) else { return nil }
+        var previous: [(key: Key, shape: LeafDelta<Coding>.Shape)] = []
+        if let handle = base.delta {
+            // A delta that cannot be read is not composed: the leaf, in memory, is written whole.
+            guard let record = try? handle.read(from: file),
+                  let shapes = try? LeafDelta<Coding>.shapes(of: record.bytes, origin: file.path,
+                                                             originOffset: record.ref.fileOffset(pageSize: file.pageSize))
+            else { return nil }
+            previous = shapes
+        }
+        let capacity = pages.layout.payloadCapacity
+        let limit = Swift.min(capacity, Int(extent.count) * capacity / 4)
+        // A base the cache evicted is read without being admitted again when the cache is full:
+        // a checkpoint after updates spread over a large store would otherwise bring back a leaf
+        // per changed leaf, evicting what readers use.
+        let baseEntries = base.entriesReadThrough() ?? base.entries
+        guard let record = LeafDelta<Coding>.compose(previous: previous, base: baseEntries, current: entries,
+                                                     limit: limit) else { return nil }
+        if record.count > smallDeltaBytes {
+            let whole = leafImage(entries, coding)
+            image = whole
+            guard record.count * 4 <= whole.count else { return nil }
+        }
+        pages.kept.reused.insert(extent.first)
+        let delta = record.isEmpty ? nil : LeafDeltaHandle(pages.placeDelta(record))
+        pages.deltaUpdates[extent.first] = .some(delta)
+        let imageBytes = Int(extent.count) * capacity * 3 / 4
+        pages.written.append { file, cache in
+            leaf.recordWritten(at: extent, delta: delta, imageBytes: imageBytes, loader: loader.loader(file: file, cache: cache))
+            if Value.self == Row.self { leaf.replaceResidentValues(Node.repackedRows) }
+        }
+        return extent
+    }
+
+    /// The page of `branch`'s base when the branch's image would come out as the base's (the
+    /// same separators, and children at the same pages with the same counts: a branch above
+    /// leaves written as deltas); nil when the branch is to be written.
+    private static func keepImage(
+        of branch: Node, childExtents: [PageExtent], into pages: inout CheckpointPages, loader: PendingLoader
+    ) -> PageExtent? {
+        guard pages.deltaSource != nil, let base = branch.base, !base.isSuperseded, let extent = base.extent,
+              !pages.kept.same.contains(extent.first), !pages.kept.reused.contains(extent.first) else { return nil }
+        let baseChildren = base.children, children = branch.children
+        guard baseChildren.count == children.count, base.keys == branch.keys else { return nil }
+        for index in children.indices {
+            guard baseChildren[index].extent == childExtents[index],
+                  baseChildren[index].count == children[index].count else { return nil }
+        }
+        pages.kept.reused.insert(extent.first)
+        pages.written.append { file, cache in
+            branch.recordWritten(at: extent, delta: nil, imageBytes: 0, loader: loader.loader(file: file, cache: cache))
+        }
+        return extent
+    }
+
     /// Adds to `freed` the pages of this tree (the one the previous checkpoint wrote) that the
-    /// new checkpoint no longer reaches: every node's extent down to the subtrees whose root
-    /// the new checkpoint kept (`kept`: first pages). The freed leaves go to `leaves` (weakly,
-    /// without reading them): once the checkpoint is durable and the previous one's snapshot
-    /// released, those still held by an older snapshot are read into memory for good (see
-    /// ``FreedLeaf``). The freed branches are read by this walk (to find their children), and
-    /// branches stay in memory.
-    func collectReplacedPages(kept: Set<UInt64>, into freed: inout [UInt64], leaves: inout [FreedLeaf]) {
+    /// new checkpoint no longer reaches: every node's extent down to the subtrees the new
+    /// checkpoint kept as they are (`kept.same`), except the pages it reuses for changed nodes
+    /// (`kept.reused`: leaves written as deltas, branches whose image stayed), and marks every
+    /// node it passes superseded. The replaced leaves (freed, or whose delta is replaced) go to
+    /// `leaves` (weakly, without reading them): once the checkpoint is durable and the previous
+    /// one's snapshot released, those still held by an older snapshot are read into memory for
+    /// good (see ``FreedLeaf``). The branches passed are read by this walk (to find their
+    /// children), and branches stay in memory.
+    func collectReplacedPages(kept: KeptPages, into freed: inout [UInt64], leaves: inout [FreedLeaf]) {
         var leafDepth = 0
         var node = root
         while !node.isLeaf {
@@ -97,12 +187,16 @@ extension SortedTree {
     }
 
     private static func collect(
-        _ node: Node, depth: Int, leafDepth: Int, kept: Set<UInt64>, into freed: inout [UInt64],
+        _ node: Node, depth: Int, leafDepth: Int, kept: KeptPages, into freed: inout [UInt64],
         leaves: inout [FreedLeaf]
     ) {
         if let extent = node.extent {
-            if kept.contains(extent.first) { return }
-            freed.append(contentsOf: extent.pages)
+            if kept.same.contains(extent.first) { return }
+            // Replaced, by a node written elsewhere (the pages are freed) or kept at this page with
+            // another delta (or under a branch whose image stayed): either way the file no longer
+            // holds this node as it is, and a clone of it is written whole.
+            node.markSuperseded()
+            if !kept.reused.contains(extent.first) { freed.append(contentsOf: extent.pages) }
         }
         // Every leaf of a tree is at the same depth: a leaf is not read to learn that it is one.
         guard depth < leafDepth else {
@@ -122,9 +216,9 @@ extension SortedTree {
     /// - Complexity: O(1); reads nothing.
     static func paged<Coding: TreeEntryCoding>(
         _ root: PagedTreeRoot, _ coding: Coding.Type, in file: PageFile, cache: NodeCache?,
-        check: @escaping @Sendable (Value) -> Bool = { _ in true }
+        deltas: [UInt64: LeafDeltaHandle] = [:], check: @escaping @Sendable (Value) -> Bool = { _ in true }
     ) -> SortedTree where Coding.Key == Key, Coding.Value == Value {
-        let loader = PageLoader(file: file, coding: coding, cache: cache, check: check)
+        let loader = PageLoader(file: file, coding: coding, cache: cache, deltas: deltas, check: check)
         var tree = SortedTree()
         tree.root = Node(stubAt: root.extent, count: root.count, loader: loader)
         return tree
@@ -136,10 +230,10 @@ extension SortedTree {
     /// - Throws: ``StrataError/Code/corruptFile`` naming the file and page for the first damaged
     ///   or malformed node, a page reached twice, or a tree deeper than 32 levels.
     static func verifyPages<Coding: TreeEntryCoding>(
-        _ root: PagedTreeRoot, _ coding: Coding.Type, in file: PageFile, reached: inout Set<UInt64>,
-        check: @escaping @Sendable (Value) -> Bool = { _ in true }
+        _ root: PagedTreeRoot, _ coding: Coding.Type, in file: PageFile, deltas: [UInt64: LeafDeltaHandle] = [:],
+        reached: inout Set<UInt64>, check: @escaping @Sendable (Value) -> Bool = { _ in true }
     ) throws where Coding.Key == Key, Coding.Value == Value {
-        let loader = PageLoader(file: file, coding: coding, cache: nil, check: check)
+        let loader = PageLoader(file: file, coding: coding, cache: nil, deltas: deltas, check: check)
         var pending = [(root.extent, root.count, 0)]
         while let (extent, count, depth) = pending.popLast() {
             guard depth < 32 else {
@@ -150,7 +244,7 @@ extension SortedTree {
                 throw StrataError(.corruptFile, "page \(page) of \(file.path) is reached twice", path: file.path,
                                   offset: page * UInt64(file.pageSize))
             }
-            let node = try loader.read(extent, count).node
+            let node = try loader.read(extent, delta: loader.delta(ofLeafAt: extent.first), count).node
             guard !node.isLeaf else { continue }
             for child in node.children {
                 if let childExtent = child.extent { pending.append((childExtent, child.count, depth + 1)) }
@@ -166,17 +260,28 @@ extension SortedTree {
         weak let cache: NodeCache?
         private let readKey: @Sendable (inout ByteReader) throws -> Key
         private let readLeafEntries: @Sendable (inout ByteReader, Int) throws -> (keys: [Key], values: [Value])
+        private let applyDelta: @Sendable ([UInt8], [Key], [Value], String, UInt64) throws -> (keys: [Key], values: [Value])
         private let check: @Sendable (Value) -> Bool
+        /// The deltas of the leaves whose stubs this loader makes from their parents' pages: the
+        /// delta directory of the checkpoint the file was opened at (see ``DeltaDirectory``).
+        private let deltas: [UInt64: LeafDeltaHandle]
 
         init<Coding: TreeEntryCoding>(
-            file: PageFile, coding: Coding.Type, cache: NodeCache?, check: @escaping @Sendable (Value) -> Bool
+            file: PageFile, coding: Coding.Type, cache: NodeCache?, deltas: [UInt64: LeafDeltaHandle] = [:],
+            check: @escaping @Sendable (Value) -> Bool
         ) where Coding.Key == Key, Coding.Value == Value {
             self.file = file
             self.cache = cache
             readKey = { try Coding.readKey(from: &$0) }
             readLeafEntries = { try Coding.readLeafEntries($1, from: &$0) }
+            applyDelta = { try LeafDelta<Coding>.apply($0, to: $1, $2, origin: $3, originOffset: $4) }
+            self.deltas = deltas
             self.check = check
         }
+
+        /// The delta of the leaf whose first page is `page`, as the directory the file was opened
+        /// with names it.
+        func delta(ofLeafAt page: UInt64) -> LeafDeltaHandle? { deltas.isEmpty ? nil : deltas[page] }
 
         private func corrupt(_ extent: PageExtent, _ why: String) -> StrataError {
             StrataError(.corruptFile, "the tree node at \(extent) of \(file.path) is damaged: \(why)", path: file.path,
@@ -192,18 +297,26 @@ extension SortedTree {
             return imageBytes * 5 / 2 + arrays + 128
         }
 
-        /// The node of `count` entries at `extent`, its children stubs, and the memory it is
-        /// estimated to take (see ``estimatedResidentBytes(imageBytes:entries:)``).
+        /// The node of `count` entries at `extent` (with `delta` applied, for a leaf), its children
+        /// stubs, and the memory it is estimated to take (see
+        /// ``estimatedResidentBytes(imageBytes:entries:)``).
         ///
         /// - Throws: ``StrataError/Code/corruptFile`` naming the file and page when a page is
-        ///   damaged or of the wrong kind, the node is malformed, its keys are out of order, a
-        ///   value fails the tree's check, or the counts disagree with `count`.
-        func read(_ extent: PageExtent, _ count: Int) throws -> (node: Node, bytes: Int) {
+        ///   damaged or of the wrong kind, the node or its delta is malformed, its keys are out of
+        ///   order, a value fails the tree's check, or the counts disagree with `count`.
+        func read(_ extent: PageExtent, delta: LeafDeltaHandle?, _ count: Int) throws -> (node: Node, bytes: Int) {
             cache?.noteRead()
             let (kind, image) = try file.readImage(extent, kinds: [.treeLeaf, .treeBranch])
+            let record = try delta.map { try $0.read(from: file) }
             let node: Node = try image.withUnsafeBytes { raw in
                 var reader = ByteReader(raw, origin: file.path, originOffset: extent.first * UInt64(file.pageSize))
-                let node = kind == .treeLeaf ? try readLeaf(&reader, extent) : try readBranch(&reader, extent)
+                let node: Node
+                if kind == .treeLeaf {
+                    node = try readLeaf(&reader, extent, delta: record)
+                } else {
+                    guard delta == nil else { throw corrupt(extent, "the delta directory names a branch") }
+                    node = try readBranch(&reader, extent)
+                }
                 guard reader.isAtEnd else { throw corrupt(extent, "trailing bytes") }
                 guard node.count == count else {
                     throw corrupt(extent, "it holds \(node.count) entries where its parent says \(count)")
@@ -214,10 +327,23 @@ extension SortedTree {
             return (node, estimatedResidentBytes(imageBytes: image.count, entries: node.count))
         }
 
-        private func readLeaf(_ reader: inout ByteReader, _ extent: PageExtent) throws -> Node {
-            let count = try reader.readCount(minimumElementSize: 2)
+        private func readLeaf(
+            _ reader: inout ByteReader, _ extent: PageExtent, delta record: (ref: LeafDeltaRef, bytes: [UInt8])?
+        ) throws -> Node {
+            var count = try reader.readCount(minimumElementSize: 2)
             guard count <= SortedTree.leafCapacity else { throw corrupt(extent, "\(count) entries in a leaf") }
-            let (keys, values) = try readLeafEntries(&reader, count)
+            var (keys, values) = try readLeafEntries(&reader, count)
+            if let record {
+                (keys, values) = try applyDelta(record.bytes, keys, values, file.path,
+                                                record.ref.fileOffset(pageSize: file.pageSize))
+                count = keys.count
+                guard count <= SortedTree.leafCapacity else {
+                    throw corrupt(extent, "its delta makes \(count) entries of a leaf")
+                }
+                // Patched rows hold values of their own: packed again, as a read without a delta
+                // leaves them.
+                if Value.self == Row.self, let packed = Node.repackedRows(values) { values = packed }
+            }
             for index in keys.indices {
                 if index > 0, !(keys[index - 1] < keys[index]) { throw corrupt(extent, "keys out of order") }
                 guard check(values[index]) else { throw corrupt(extent, "a value does not fit its tree (\(keys[index]))") }

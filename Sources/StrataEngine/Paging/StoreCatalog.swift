@@ -5,9 +5,10 @@ import StrataSupport
 ///
 /// Roots (the page file header's opaque blob, in the clear, so it holds no user data):
 /// ```
-/// u8     roots format (2)
+/// u8     roots format (3; format 2, written before leaf deltas, ends after the free list)
 /// varint catalog first page, varint catalog page count
 /// varint free list first page, varint free list page count (0, 0: no free pages)
+/// varint delta directory first page, varint its page count (0, 0: no leaf has a delta)
 /// ```
 /// Catalog (a ``PageKind/catalog`` image; schema names are user data, so it lives in pages):
 /// ```
@@ -34,17 +35,21 @@ struct StoreCatalog: Sendable {
 
     /// Where the catalog and the free list are.
     struct Roots: Sendable, Equatable {
-        static let format: UInt8 = 2
+        static let format: UInt8 = 3
         var catalog: PageExtent
         var freeList: PageExtent?
+        /// The delta directory (see ``DeltaDirectory``), when a leaf has a delta.
+        var deltaDirectory: PageExtent?
 
         func encoded() -> [UInt8] {
             var writer = ByteWriter(capacity: 32)
             writer.write(Self.format)
             writer.writeVarint(catalog.first)
             writer.writeVarint(UInt64(catalog.count))
-            writer.writeVarint(freeList?.first ?? 0)
-            writer.writeVarint(UInt64(freeList?.count ?? 0))
+            for extent in [freeList, deltaDirectory] {
+                writer.writeVarint(extent?.first ?? 0)
+                writer.writeVarint(UInt64(extent?.count ?? 0))
+            }
             return writer.bytes
         }
 
@@ -54,14 +59,19 @@ struct StoreCatalog: Sendable {
                 func corrupt(_ why: String) -> StrataError {
                     StrataError(.corruptFile, "the header of \(path) is damaged: its roots \(why)", path: path, offset: 0)
                 }
-                guard try reader.readByte() == format else { throw corrupt("are in an unknown format") }
+                let version = try reader.readByte()
+                guard version == 2 || version == format else { throw corrupt("are in an unknown format") }
                 let catalog = PageExtent(first: try reader.readVarint(), count: try readCount(&reader, corrupt))
-                let freeFirst = try reader.readVarint()
-                let freeCount = try readCount(&reader, corrupt)
-                guard catalog.count >= 1, (freeFirst == 0) == (freeCount == 0), reader.isAtEnd else {
-                    throw corrupt("are inconsistent")
+                func optionalExtent() throws -> PageExtent? {
+                    let first = try reader.readVarint()
+                    let count = try readCount(&reader, corrupt)
+                    guard (first == 0) == (count == 0) else { throw corrupt("are inconsistent") }
+                    return count == 0 ? nil : PageExtent(first: first, count: count)
                 }
-                return Roots(catalog: catalog, freeList: freeCount == 0 ? nil : PageExtent(first: freeFirst, count: freeCount))
+                let freeList = try optionalExtent()
+                let deltaDirectory = version == 2 ? nil : try optionalExtent()
+                guard catalog.count >= 1, reader.isAtEnd else { throw corrupt("are inconsistent") }
+                return Roots(catalog: catalog, freeList: freeList, deltaDirectory: deltaDirectory)
             }
         }
 

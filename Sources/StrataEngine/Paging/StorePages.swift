@@ -34,6 +34,8 @@ final class StorePages: Sendable {
         var roots: StoreCatalog.Roots?
         /// The pages the current header does not reach, ascending.
         var freePages: [UInt64]
+        /// The current header's delta directory.
+        var deltas = DeltaDirectory()
     }
 
     private init(file: PageFile, cache: NodeCache?, state: State) {
@@ -77,23 +79,31 @@ final class StorePages: Sendable {
             throw StrataError(.corruptFile, "the header of \(file.path) says version \(header.checkpoint.logVersion), "
                                   + "its catalog \(catalog.version)", path: file.path, offset: 0)
         }
+        let deltas = try roots.deltaDirectory.map { extent in
+            try DeltaDirectory.decode(file.readImage(extent, kind: .deltaDirectory),
+                                      pageCount: header.checkpoint.pageCount,
+                                      payloadCapacity: file.layout.payloadCapacity, path: file.path, at: extent,
+                                      pageSize: file.pageSize)
+        } ?? DeltaDirectory()
         var snapshot = Snapshot.empty
         snapshot.version = catalog.version
         for entry in catalog.tables {
-            try snapshot.installLoadedTable(Table.paged(entry, in: file, cache: cache), path: file.path)
+            try snapshot.installLoadedTable(Table.paged(entry, in: file, cache: cache, deltas: deltas.entries),
+                                            path: file.path)
         }
         snapshot.nextTableKey = max(snapshot.nextTableKey, catalog.nextTableKey)
         var free: [UInt64] = []
         if let list = roots.freeList {
             free = try FreePageList.decode(file.readImage(list, kind: .freeList), pageCount: header.checkpoint.pageCount,
                                            path: file.path, at: list)
-            let catalogPages = roots.catalog.pages
-            if let page = free.first(where: { catalogPages.contains($0) || list.pages.contains($0) }) {
+            var inUse = Set(roots.catalog.pages).union(list.pages).union(deltas.deltaPages())
+            if let directory = roots.deltaDirectory { inUse.formUnion(directory.pages) }
+            if let page = free.first(where: inUse.contains) {
                 throw StrataError(.corruptFile, "page \(page) of \(file.path) is both free and in use", path: file.path)
             }
         }
         let pages = StorePages(file: file, cache: cache,
-                               state: State(checkpointed: snapshot, roots: roots, freePages: free))
+                               state: State(checkpointed: snapshot, roots: roots, freePages: free, deltas: deltas))
         return (pages, snapshot)
     }
 
@@ -110,7 +120,22 @@ final class StorePages: Sendable {
         var reached = Set(roots.catalog.pages)
         let catalog = try StoreCatalog.decode(file.readImage(roots.catalog, kind: .catalog), path: file.path,
                                               at: roots.catalog, pageSize: file.pageSize)
-        for entry in catalog.tables { try Table.verifyPages(entry, in: file, reached: &reached) }
+        let deltas = try roots.deltaDirectory.map { extent in
+            try DeltaDirectory.decode(file.readImage(extent, kind: .deltaDirectory),
+                                      pageCount: header.checkpoint.pageCount,
+                                      payloadCapacity: file.layout.payloadCapacity, path: file.path, at: extent,
+                                      pageSize: file.pageSize)
+        } ?? DeltaDirectory()
+        for entry in catalog.tables { try Table.verifyPages(entry, in: file, deltas: deltas.entries, reached: &reached) }
+        // Every delta belongs to a leaf a tree reaches (the trees' reads applied them), and the
+        // delta pages and the directory are reached by nothing else.
+        if let leaf = deltas.entries.keys.first(where: { !reached.contains($0) }) {
+            throw StrataError(.corruptFile, "the delta directory of \(file.path) names page \(leaf), which no tree "
+                                  + "reaches", path: file.path)
+        }
+        for page in deltas.deltaPages().union(roots.deltaDirectory?.pages ?? 0..<0) where !reached.insert(page).inserted {
+            throw StrataError(.corruptFile, "page \(page) of \(file.path) is reached twice", path: file.path)
+        }
         if let list = roots.freeList {
             for page in list.pages where !reached.insert(page).inserted {
                 throw StrataError(.corruptFile, "page \(page) of \(file.path) is reached twice", path: file.path)
@@ -229,7 +254,7 @@ final class StorePages: Sendable {
                 try withoutActuallyEscaping(write) { write in
                     var plan = Self.plan(snapshot, after: state, pageCount: file.header.checkpoint.pageCount,
                                          layout: file.layout, firstLogSegment: firstLogSegment, rewritesAll: false,
-                                         sink: write)
+                                         deltaSource: file, sink: write)
                     plan.pages.flush()
                     if let failure = plan.pages.sinkFailure { throw failure }
                     // Only what does not hold the sink leaves this closure.
@@ -255,20 +280,28 @@ final class StorePages: Sendable {
 
     /// Places the checkpoint of `snapshot` that follows `previous`: the changed tree nodes, the
     /// catalog, the free list.
+    ///
+    /// With a `deltaSource` (the file the previous checkpoint is in), a changed leaf whose page
+    /// the previous checkpoint holds is written as a delta of that page when few of its entries
+    /// changed (see ``LeafDelta``), and a branch whose image would stay the same keeps its page.
     private static func plan(
         _ snapshot: Snapshot, after previous: State, pageCount: UInt64, layout: PageLayout, firstLogSegment: UInt64,
-        rewritesAll: Bool, sink: (([PageFile.PageWrite]) throws -> Void)? = nil
+        rewritesAll: Bool, deltaSource: PageFile? = nil, sink: (([PageFile.PageWrite]) throws -> Void)? = nil
     ) -> Plan {
         var pages = CheckpointPages(layout: layout, allocator: PageAllocator(pageCount: pageCount,
                                                                             free: previous.freePages),
-                                    rewritesAll: rewritesAll, sink: sink)
+                                    rewritesAll: rewritesAll, deltaSource: deltaSource,
+                                    previousDeltas: previous.deltas.entries, sink: sink)
         var entries: [StoreCatalog.TableEntry] = []
         for table in snapshot.allTables {
             entries.append(table.writeChangedTrees(into: &pages))
         }
-        let catalog = StoreCatalog(version: snapshot.version, nextTableKey: snapshot.nextTableKey, tables: entries)
-        let catalogExtent = pages.place(catalog.encoded(), kind: .catalog)
-
+        if pages.kept.conflict {
+            // Two nodes claimed one page (which no tree of one snapshot does): planned again with
+            // every changed node written whole. What the first plan wrote went to free pages.
+            return plan(snapshot, after: previous, pageCount: pageCount, layout: layout,
+                        firstLogSegment: firstLogSegment, rewritesAll: rewritesAll, deltaSource: nil, sink: sink)
+        }
         var freed: [UInt64] = []
         for table in previous.checkpointed.allTables {
             table.collectReplacedPages(kept: pages.kept, into: &freed, leaves: &pages.freedLeaves)
@@ -276,13 +309,22 @@ final class StorePages: Sendable {
         if let roots = previous.roots {
             freed.append(contentsOf: roots.catalog.pages)
             if let list = roots.freeList { freed.append(contentsOf: list.pages) }
+            if let directory = roots.deltaDirectory { freed.append(contentsOf: directory.pages) }
         }
+        let (deltas, moved) = updatedDirectory(after: rewritesAll ? DeltaDirectory() : previous.deltas, freed: &freed,
+                                               into: &pages)
+        let catalog = StoreCatalog(version: snapshot.version, nextTableKey: snapshot.nextTableKey, tables: entries)
+        let catalogExtent = pages.place(catalog.encoded(), kind: .catalog)
+        let directoryExtent = deltas.entries.isEmpty ? nil
+            : pages.place(deltas.encoded(moved: moved), kind: .deltaDirectory)
+
         let (freeListExtent, freeAfter) = placeFreeList(freed: freed, into: &pages)
-        let roots = StoreCatalog.Roots(catalog: catalogExtent, freeList: freeListExtent)
+        let roots = StoreCatalog.Roots(catalog: catalogExtent, freeList: freeListExtent, deltaDirectory: directoryExtent)
         let fields = PageFileHeader.CheckpointFields(
             logVersion: snapshot.version, firstLogSegment: firstLogSegment, pageCount: pages.allocator.pageCount,
             freeListRoot: freeListExtent?.first ?? 0, roots: roots.encoded())
-        return Plan(pages: pages, fields: fields, state: State(checkpointed: snapshot, roots: roots, freePages: freeAfter))
+        return Plan(pages: pages, fields: fields,
+                    state: State(checkpointed: snapshot, roots: roots, freePages: freeAfter, deltas: deltas))
     }
 
     /// Places the free list of the new checkpoint (the allocator's unused free pages and

@@ -20,7 +20,7 @@ extension Table {
 
     /// Adds to `freed` the pages of this table's trees (as the previous checkpoint wrote them)
     /// that the new checkpoint no longer reaches, and to `leaves` their freed leaves.
-    func collectReplacedPages(kept: Set<UInt64>, into freed: inout [UInt64], leaves: inout [FreedLeaf]) {
+    func collectReplacedPages(kept: KeptPages, into freed: inout [UInt64], leaves: inout [FreedLeaf]) {
         rows.collectReplacedPages(kept: kept, into: &freed, leaves: &leaves)
         primaryKeyIndex.collectReplacedPages(kept: kept, into: &freed, leaves: &leaves)
         backlinks.collectReplacedPages(kept: kept, into: &freed, leaves: &leaves)
@@ -37,22 +37,24 @@ extension Table {
     /// - Throws: ``StrataError/Code/corruptFile`` naming the file when the catalog's entry
     ///   contradicts the schema: the indexes are not those the schema asks for, or the
     ///   primary-key index does not hold one entry per row.
-    static func paged(_ entry: StoreCatalog.TableEntry, in file: PageFile, cache: NodeCache?) throws -> Table {
+    static func paged(
+        _ entry: StoreCatalog.TableEntry, in file: PageFile, cache: NodeCache?, deltas: [UInt64: LeafDeltaHandle] = [:]
+    ) throws -> Table {
         func corrupt(_ why: String) -> StrataError {
             StrataError(.corruptFile, "table \(entry.schema.name) in \(file.path) is damaged: \(why)", path: file.path)
         }
         var table = Table(key: entry.key, schema: entry.schema)
         table.nextObjectKey = entry.nextObjectKey
-        table.rows = .paged(entry.rows, RowEntryCoding.self, in: file, cache: cache,
+        table.rows = .paged(entry.rows, RowEntryCoding.self, in: file, cache: cache, deltas: deltas,
                             check: rowCheck(columns: entry.schema.columns.count))
-        table.primaryKeyIndex = .paged(entry.primaryKeyIndex, for: entry.schema, in: file, cache: cache)
-        table.backlinks = .paged(entry.backlinks, BacklinkEntryCoding.self, in: file, cache: cache)
+        table.primaryKeyIndex = .paged(entry.primaryKeyIndex, for: entry.schema, in: file, cache: cache, deltas: deltas)
+        table.backlinks = .paged(entry.backlinks, BacklinkEntryCoding.self, in: file, cache: cache, deltas: deltas)
         guard entry.secondaryIndexes.map(\.column) == table.indexedColumns.sorted() else {
             throw corrupt("its indexes are on columns \(entry.secondaryIndexes.map(\.column)), its schema indexes "
                               + "\(table.indexedColumns.sorted())")
         }
         for (column, root) in entry.secondaryIndexes {
-            table.secondaryIndexes[column] = .paged(root, IndexEntryCoding.self, in: file, cache: cache)
+            table.secondaryIndexes[column] = .paged(root, IndexEntryCoding.self, in: file, cache: cache, deltas: deltas)
         }
         let expectedKeys = entry.schema.primaryKeyIndex == nil ? 0 : entry.rows.count
         guard entry.primaryKeyIndex.count == expectedKeys else {
@@ -65,14 +67,17 @@ extension Table {
     /// Reads and checks every page of the trees `entry` names as lazy reads do (see
     /// ``SortedTree/verifyPages(_:_:in:reached:check:)``; rows must have the schema's column
     /// count), adding each page to `reached`.
-    static func verifyPages(_ entry: StoreCatalog.TableEntry, in file: PageFile, reached: inout Set<UInt64>) throws {
-        try SortedTree<ObjectKey, Row>.verifyPages(entry.rows, RowEntryCoding.self, in: file, reached: &reached,
-                                                   check: rowCheck(columns: entry.schema.columns.count))
-        try PrimaryKeyIndex.verifyPages(entry.primaryKeyIndex, for: entry.schema, in: file, reached: &reached)
+    static func verifyPages(
+        _ entry: StoreCatalog.TableEntry, in file: PageFile, deltas: [UInt64: LeafDeltaHandle], reached: inout Set<UInt64>
+    ) throws {
+        try SortedTree<ObjectKey, Row>.verifyPages(entry.rows, RowEntryCoding.self, in: file, deltas: deltas,
+                                                   reached: &reached, check: rowCheck(columns: entry.schema.columns.count))
+        try PrimaryKeyIndex.verifyPages(entry.primaryKeyIndex, for: entry.schema, in: file, deltas: deltas,
+                                        reached: &reached)
         try SortedTree<ObjectKey, BacklinkCounts>.verifyPages(entry.backlinks, BacklinkEntryCoding.self, in: file,
-                                                              reached: &reached)
+                                                              deltas: deltas, reached: &reached)
         for (_, root) in entry.secondaryIndexes {
-            try SecondaryIndex.verifyPages(root, IndexEntryCoding.self, in: file, reached: &reached)
+            try SecondaryIndex.verifyPages(root, IndexEntryCoding.self, in: file, deltas: deltas, reached: &reached)
         }
     }
 }

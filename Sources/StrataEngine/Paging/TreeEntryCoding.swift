@@ -18,6 +18,26 @@ protocol TreeEntryCoding: SendableMetatype {
     /// Reads the `count` entries of a leaf, each written as a key then a value: the keys in the
     /// order read (the caller checks it) and the values.
     static func readLeafEntries(_ count: Int, from reader: inout ByteReader) throws -> (keys: [Key], values: [Value])
+
+    /// How `new` differs from `old`, both stored under one key: as a checkpoint's leaf delta
+    /// records it (see ``LeafDelta``). Values are compared as they are stored (bit for bit),
+    /// never by a looser equality.
+    static func difference(from old: Value, to new: Value) -> EntryDifference
+    /// Appends the parts `parts` (ascending, from ``difference(from:to:)``) of `value`.
+    static func writeParts(_ parts: [Int], of value: Value, to writer: inout ByteWriter)
+    /// Reads parts written by ``writeParts(_:of:to:)``: their indices, and `old` with them
+    /// replaced (nil when `old` is nil: the parts are only read past).
+    static func readParts(from reader: inout ByteReader, applyingTo old: Value?) throws -> (parts: [Int], value: Value?)
+}
+
+/// How a tree entry's value changed (see ``TreeEntryCoding/difference(from:to:)``).
+enum EntryDifference: Equatable {
+    /// It did not.
+    case none
+    /// In these parts only (a row's columns, ascending), fewer than all of them.
+    case parts([Int])
+    /// As a whole.
+    case whole
 }
 
 extension TreeEntryCoding {
@@ -34,6 +54,17 @@ extension TreeEntryCoding {
     }
 }
 
+extension TreeEntryCoding {
+    /// A value that changes changes as a whole.
+    static func writeParts(_ parts: [Int], of value: Value, to writer: inout ByteWriter) {
+        preconditionFailure("TreeEntryCoding: parts written of a value that changes as a whole")
+    }
+
+    static func readParts(from reader: inout ByteReader, applyingTo old: Value?) throws -> (parts: [Int], value: Value?) {
+        throw reader.corrupt("a change of part of a value in a tree whose values change as a whole")
+    }
+}
+
 /// The rows of a table: object key (signed varint) → the row's values (a count, then each value
 /// in the engine's value encoding).
 enum RowEntryCoding: TreeEntryCoding {
@@ -46,6 +77,48 @@ enum RowEntryCoding: TreeEntryCoding {
     }
 
     static func readKey(from reader: inout ByteReader) throws -> ObjectKey { ObjectKey(try reader.readSignedVarint()) }
+
+    /// The columns whose values are not stored identically (a row of another width, or changed
+    /// in every column, changed as a whole). A row still in the block it was read or packed in
+    /// is unchanged without comparing.
+    static func difference(from old: Row, to new: Row) -> EntryDifference {
+        if let block = old.block, block === new.block, old.position == new.position { return .none }
+        let count = old.count
+        guard new.count == count else { return .whole }
+        var parts: [Int] = []
+        for column in 0..<count where !old[column].isStoredIdentically(to: new[column]) { parts.append(column) }
+        return parts.isEmpty ? .none : parts.count == count ? .whole : .parts(parts)
+    }
+
+    /// The changed columns: a count, then each column's index and value.
+    static func writeParts(_ parts: [Int], of row: Row, to writer: inout ByteWriter) {
+        writer.writeCount(parts.count)
+        for column in parts {
+            writer.writeCount(column)
+            writer.write(row[column])
+        }
+    }
+
+    static func readParts(from reader: inout ByteReader, applyingTo old: Row?) throws -> (parts: [Int], value: Row?) {
+        let count = try reader.readCount(minimumElementSize: 2)
+        var parts: [Int] = []
+        parts.reserveCapacity(count)
+        var row = old
+        for _ in 0..<count {
+            guard let column = Int(exactly: try reader.readVarint()), column < Int(Int32.max),
+                  parts.last.map({ $0 < column }) ?? true else {
+                throw reader.corrupt("a row's changed columns are out of order or out of range")
+            }
+            let value = try reader.readValue()
+            if row != nil {
+                guard column < row!.count else { throw reader.corrupt("a changed column past the row's last") }
+                row![column] = value
+            }
+            parts.append(column)
+        }
+        guard count > 0 else { throw reader.corrupt("a row changed in no column") }
+        return (parts, row)
+    }
 
     static func readValue(from reader: inout ByteReader) throws -> Row {
         let count = try reader.readCount(minimumElementSize: 1)
@@ -114,6 +187,7 @@ enum PrimaryKeyEntryCoding: TreeEntryCoding {
     static func write(value: ObjectKey, to writer: inout ByteWriter) { writer.writeSignedVarint(value.rawValue) }
     static func readKey(from reader: inout ByteReader) throws -> Key { try reader.readValue() }
     static func readValue(from reader: inout ByteReader) throws -> ObjectKey { ObjectKey(try reader.readSignedVarint()) }
+    static func difference(from old: ObjectKey, to new: ObjectKey) -> EntryDifference { old == new ? .none : .whole }
 }
 
 /// A primary-key index of a required integer column, keyed by the integer: each entry written as
@@ -134,6 +208,7 @@ enum IntegerPrimaryKeyEntryCoding: TreeEntryCoding {
     }
 
     static func readValue(from reader: inout ByteReader) throws -> ObjectKey { ObjectKey(try reader.readSignedVarint()) }
+    static func difference(from old: ObjectKey, to new: ObjectKey) -> EntryDifference { old == new ? .none : .whole }
 }
 
 /// A secondary index: (value, object key) entries, with nothing stored beside them.
@@ -153,6 +228,7 @@ enum IndexEntryCoding: TreeEntryCoding {
     }
 
     static func readValue(from reader: inout ByteReader) throws {}
+    static func difference(from old: Void, to new: Void) -> EntryDifference { .none }
 }
 
 /// Backlinks: object key → the links pointing at it, each as (table key, column, object key,
@@ -191,5 +267,9 @@ enum BacklinkEntryCoding: TreeEntryCoding {
         }
         guard !counts.isEmpty else { throw reader.corrupt("an object with no backlinks in the backlinks tree") }
         return counts
+    }
+
+    static func difference(from old: BacklinkCounts, to new: BacklinkCounts) -> EntryDifference {
+        old == new ? .none : .whole
     }
 }

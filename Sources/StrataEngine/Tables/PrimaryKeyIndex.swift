@@ -88,18 +88,21 @@ extension PrimaryKeyIndex {
 
     /// Adds the pages of the tree (as the previous checkpoint wrote them) that the new checkpoint
     /// no longer reaches.
-    func collectReplacedPages(kept: Set<UInt64>, into freed: inout [UInt64], leaves: inout [FreedLeaf]) {
+    func collectReplacedPages(kept: KeptPages, into freed: inout [UInt64], leaves: inout [FreedLeaf]) {
         integers?.collectReplacedPages(kept: kept, into: &freed, leaves: &leaves)
         values?.collectReplacedPages(kept: kept, into: &freed, leaves: &leaves)
     }
 
     /// The index rooted at `root` in `file`, of the kind `schema` asks for, read lazily.
-    static func paged(_ root: PagedTreeRoot, for schema: TableSchema, in file: PageFile, cache: NodeCache?) -> Self {
+    static func paged(
+        _ root: PagedTreeRoot, for schema: TableSchema, in file: PageFile, cache: NodeCache?,
+        deltas: [UInt64: LeafDeltaHandle]
+    ) -> Self {
         var index = PrimaryKeyIndex(for: schema)
         if index.integers != nil {
-            index.integers = .paged(root, IntegerPrimaryKeyEntryCoding.self, in: file, cache: cache)
+            index.integers = .paged(root, IntegerPrimaryKeyEntryCoding.self, in: file, cache: cache, deltas: deltas)
         } else {
-            index.values = .paged(root, PrimaryKeyEntryCoding.self, in: file, cache: cache)
+            index.values = .paged(root, PrimaryKeyEntryCoding.self, in: file, cache: cache, deltas: deltas)
         }
         return index
     }
@@ -107,12 +110,13 @@ extension PrimaryKeyIndex {
     /// Reads and checks every page of the index rooted at `root`, as lazy reads of the kind
     /// `schema` asks for would (an integer index's keys must be integers).
     static func verifyPages(_ root: PagedTreeRoot, for schema: TableSchema, in file: PageFile,
-                            reached: inout Set<UInt64>) throws {
+                            deltas: [UInt64: LeafDeltaHandle], reached: inout Set<UInt64>) throws {
         if usesIntegers(schema) {
             try SortedTree<Int64, ObjectKey>.verifyPages(root, IntegerPrimaryKeyEntryCoding.self, in: file,
-                                                         reached: &reached)
+                                                         deltas: deltas, reached: &reached)
         } else {
-            try SortedTree<Value, ObjectKey>.verifyPages(root, PrimaryKeyEntryCoding.self, in: file, reached: &reached)
+            try SortedTree<Value, ObjectKey>.verifyPages(root, PrimaryKeyEntryCoding.self, in: file, deltas: deltas,
+                                                         reached: &reached)
         }
     }
 }

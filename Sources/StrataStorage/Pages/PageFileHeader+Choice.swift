@@ -40,7 +40,8 @@ extension PageFileHeader {
         if let newestUnknown {
             throw StrataError(.invalidFileFormat,
                               "\(path) is a Strata page file of format version \(newestUnknown); "
-                                  + "this version of Strata reads format version \(formatVersion)",
+                                  + "this version of Strata reads format versions \(readableFormatVersions.lowerBound) to "
+                                  + "\(readableFormatVersions.upperBound)",
                               path: path, offset: UInt64(magicOffset + 8))
         }
         guard let header = best else {

@@ -10,7 +10,8 @@ import StrataSupport
 ///
 /// ```
 /// page offset 32  8 bytes magic "STRATAPG"
-///             40  u32 file-format version (1)
+///             40  u32 file-format version (2; version 1 files, whose pages never hold leaf
+///                     deltas, are read as they are and become version 2 at their next checkpoint)
 ///             44  u32 page size in bytes (a power of two, 4096 ... 65536)
 ///             48  u64 store identity (random, chosen at creation; the commit log's segments
 ///                     carry the same value)
@@ -29,8 +30,12 @@ import StrataSupport
 package struct PageFileHeader: Sendable, Equatable {
     /// The magic at page offset 32 of a header slot.
     static let magic: [UInt8] = Array("STRATAPG".utf8)
-    /// The file-format version this code writes and reads.
-    package static let formatVersion: UInt32 = 1
+    /// The file-format version this code writes. Version 2 added ``PageKind/leafDeltas`` and
+    /// ``PageKind/deltaDirectory`` pages: a version 1 reader would read a leaf's page without its
+    /// delta, so it must refuse a version 2 file rather than read it.
+    package static let formatVersion: UInt32 = 2
+    /// The file-format versions this code reads: every version 1 file is a valid version 2 file.
+    package static let readableFormatVersions: ClosedRange<UInt32> = 1...2
     /// The largest roots blob a header holds.
     package static let maximumRootsSize = 1024
     /// The offset of the magic in a slot page (right after the frame).
@@ -145,7 +150,7 @@ package struct PageFileHeader: Sendable, Equatable {
             return .damaged((error as? StrataError)?.message ?? "\(error)")
         }
         let version = field(8, UInt32.self)
-        guard version == formatVersion else { return .unknownVersion(version) }
+        guard readableFormatVersions.contains(version) else { return .unknownVersion(version) }
         let rootsLength = Int(field(60, UInt32.self))
         guard frame.kind == .headerSlot, rootsLength <= maximumRootsSize,
               frame.payload.count == Self.fieldsSize + rootsLength

@@ -11,7 +11,9 @@
 /// | 4 | ``overflow``: the continuation of a value too large for one page |
 /// | 5 | ``freeList`` |
 /// | 6 | ``catalog``: the engine's list of tables and their roots |
-/// | 7–255 | unassigned: reserved for later formats |
+/// | 7 | ``leafDeltas``: the changes of tree leaves since their page was written (format 2) |
+/// | 8 | ``deltaDirectory``: which leaf's changes are where (format 2) |
+/// | 9–255 | unassigned: reserved for later formats |
 ///
 /// The page file itself only tells header slots from other pages; the layers above check that
 /// a page they follow a pointer to has the kind they expect.
@@ -34,6 +36,10 @@ package struct PageKind: RawRepresentable, Hashable, Sendable, CustomStringConve
     package static let freeList = PageKind(rawValue: 5)
     /// The engine's catalog: its tables, their schemas and their trees' roots.
     package static let catalog = PageKind(rawValue: 6)
+    /// Changes of tree leaves written by a checkpoint instead of the leaves' whole pages.
+    package static let leafDeltas = PageKind(rawValue: 7)
+    /// The list of the leaves whose changes are in ``leafDeltas`` pages, and where.
+    package static let deltaDirectory = PageKind(rawValue: 8)
 
     /// The kind's name, or its code when it has none.
     package var description: String {
@@ -44,6 +50,8 @@ package struct PageKind: RawRepresentable, Hashable, Sendable, CustomStringConve
         case .overflow: "overflow"
         case .freeList: "free list"
         case .catalog: "catalog"
+        case .leafDeltas: "leaf deltas"
+        case .deltaDirectory: "delta directory"
         default: "kind \(rawValue)"
         }
     }

@@ -68,7 +68,7 @@ struct PageFileHeaderTests {
             future.replaceSubrange(0..<4096, with: resealed(Array(future[0..<4096])))
             try writeFile(path, future)
             let error = try expectError(.invalidFileFormat) { _ = try PageFile.open(path: path) }
-            #expect(error.message.contains("format version 3") && error.message.contains("reads format version 1"))
+            #expect(error.message.contains("format version 3") && error.message.contains("reads format versions 1 to 2"))
         }
     }
 
