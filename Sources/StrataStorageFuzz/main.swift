@@ -6,7 +6,8 @@
 //   changeset   bytes as a changeset (the payload of a log record), decoded and applied
 //   page        bytes as a page of the paged store's page file or as its header slots, as a
 //               page file opened and read and then as a store's (catalog, trees, free list), or
-//               as the store's roots, catalog and free-list images (see `fuzzPage`)
+//               as the store's roots, catalog, free-list, delta-directory and leaf-delta images
+//               (see `fuzzPage`)
 //
 //   swift build --scratch-path .build-fuzz -c debug --sanitize=fuzzer --product strata-storage-fuzz
 //   mkdir -p .build-fuzz/corpus-log

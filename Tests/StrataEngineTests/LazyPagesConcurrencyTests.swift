@@ -1,4 +1,5 @@
 import Foundation
+import StrataSupport
 import StrataTestSupport
 import Testing
 @testable import StrataEngine
@@ -76,6 +77,85 @@ struct LazyPagesConcurrencyTests {
                 old.table(table)?.forEachObject { _, row in if row.values[1] != .int(0) { nonZero += 1 } }
                 #expect(nonZero == 0)
                 #expect(try store.verifyFile() > 0)
+            }
+        }
+    }
+
+    @Test("a writer cloning leaves while checkpoints on another thread write them as deltas: every commit reads back, before and after reopening")
+    func writerRacesDeltaCheckpoints() throws {
+        let seed = SeededRandom.seedFromEnvironment()
+        print("lazy pages, writer against delta checkpoints: seed \(seed) (STRATA_SEED=\(seed) replays it)")
+        try withTemporaryDirectory { directory in
+            let path = directory.file("racing.strata")
+            let schema = TableSchema(name: "Counter", columns: [ColumnSchema("id", .int), ColumnSchema("n", .int)],
+                                     primaryKey: "id")
+            var configuration = StoreConfiguration.file(path, durability: .normal)
+            configuration.cacheSize = 16 << 10
+            let model = LockedValueBox([Int64: Int64]())
+            try withStore(configuration) { store in
+                let table = try store.write { tx in
+                    let table = try tx.createTable(schema)
+                    for id in 0..<Self.rows { _ = try tx.insertObject(into: table, values: [.int(Int64(id)), .int(0)]) }
+                    return table
+                }
+                try store.checkpoint()
+                let stop = StopFlag()
+                let failures = FailureLog()
+                let finished = runOnThreads(3) { thread in
+                    var random = SeededRandom(seed: seed &+ UInt64(thread))
+                    switch thread {
+                    case 0:
+                        // The writer: 400 small transactions, each counter only ever growing.
+                        defer { stop.stop() }
+                        for round in Int64(1)...400 {
+                            do {
+                                try store.write { tx in
+                                    for _ in 0..<(1 + random.next() % 4) {
+                                        let id = Int64(random.next() % UInt64(Self.rows))
+                                        try tx.setValue(.int(round), at: PropertyPath(table: table, object: ObjectKey(id),
+                                                                                      column: 1))
+                                        model.withLockedValue { $0[id] = round }
+                                    }
+                                }
+                            } catch {
+                                failures.record("round \(round): \(error)")
+                                return
+                            }
+                        }
+                    case 1:
+                        // Checkpoints back to back: each records nodes the writer may be cloning.
+                        while !stop.isStopped {
+                            do { try store.checkpoint() } catch {
+                                failures.record("checkpoint: \(error)")
+                                return
+                            }
+                        }
+                    default:
+                        // A reader: a counter read twice, in two snapshots, never goes back.
+                        while !stop.isStopped {
+                            let object = ObjectKey(Int64(random.next() % UInt64(Self.rows)))
+                            let first = store.currentSnapshot.table(table)?.value(of: object, column: 1)
+                            let second = store.currentSnapshot.table(table)?.value(of: object, column: 1)
+                            guard case .int(let a)? = first, case .int(let b)? = second, a <= b else {
+                                failures.record("\(object) read \(String(describing: first)), then \(String(describing: second))")
+                                return
+                            }
+                        }
+                    }
+                }
+                #expect(finished)
+                #expect(failures.all.isEmpty, "\(failures.all.prefix(5))")
+                try store.checkpoint()
+                #expect(try store.verifyFile() > 0)
+            }
+            try withStore(configuration) { store in
+                let table = try #require(store.currentSnapshot.table(named: "Counter"))
+                let expected = model.withLockedValue { $0 }
+                var wrong = 0
+                table.forEachObject { key, row in
+                    if row.values[1] != .int(expected[key.rawValue] ?? 0) { wrong += 1 }
+                }
+                #expect(wrong == 0, "\(wrong) counters differ from the commits after reopening")
             }
         }
     }

@@ -29,10 +29,11 @@ package enum StorageDecoding {
     }
 
     /// Decodes `bytes` as each of the page store's small images in turn: a header's roots blob, a
-    /// catalog, a free-page list (of a file of 1,000 pages), and the entries of a leaf of rows
-    /// (packed into a ``RowBlock`` as a page read packs them, then read back).
+    /// catalog, a free-page list (of a file of 1,000 pages), the entries of a leaf of rows
+    /// (packed into a ``RowBlock`` as a page read packs them, then read back), a delta directory,
+    /// and a leaf delta (its changes alone, then applied to a leaf of three rows).
     ///
-    /// - Returns: how many of the four decoded.
+    /// - Returns: how many of the six decoded.
     package static func decodePageStoreImages(_ bytes: [UInt8]) -> Int {
         let extent = PageExtent(first: 2, count: 1)
         let decoded: [Bool] = [
@@ -40,8 +41,21 @@ package enum StorageDecoding {
             (try? StoreCatalog.decode(bytes, path: "catalog", at: extent, pageSize: 4096)) != nil,
             (try? FreePageList.decode(bytes, pageCount: 1000, path: "free list", at: extent)) != nil,
             (try? decodeRowLeaf(bytes)) != nil,
+            (try? DeltaDirectory.decode(bytes, pageCount: 1000, payloadCapacity: 4064, path: "directory", at: extent,
+                                        pageSize: 4096)) != nil,
+            (try? decodeLeafDelta(bytes)) != nil,
         ]
         return decoded.filter { $0 }.count
+    }
+
+    /// Decodes `bytes` as a delta of a leaf of rows, then applies it to a leaf of three rows of
+    /// two values each, reading every value of the result back.
+    private static func decodeLeafDelta(_ bytes: [UInt8]) throws -> Int {
+        _ = try LeafDelta<RowEntryCoding>.shapes(of: bytes, origin: "delta", originOffset: 0)
+        let keys = [ObjectKey(1), ObjectKey(3), ObjectKey(5)]
+        let rows = keys.map { Row([.int($0.rawValue), .string("row \($0.rawValue)")]) }
+        let (_, applied) = try LeafDelta<RowEntryCoding>.apply(bytes, to: keys, rows, origin: "delta", originOffset: 0)
+        return applied.reduce(0) { $0 + $1.values.count }
     }
 
     /// Decodes `bytes` as the entries of a leaf of rows (an entry count, then each object key and
