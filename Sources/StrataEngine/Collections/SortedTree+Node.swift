@@ -66,6 +66,9 @@ extension SortedTree {
         /// The changes a reader applies to the image at `extent`, for a leaf the last checkpoint
         /// wrote as a delta (see ``LeafDelta``); set and cleared with `extent`.
         @exclusivity(unchecked) private(set) var delta: LeafDeltaHandle?
+        /// The ``PageFile/identity`` of the file `extent` is a page of (0 without one); set with
+        /// `extent`.
+        @exclusivity(unchecked) private(set) var fileIdentity: UInt64 = 0
         /// For a node changed since the last checkpoint, the paged node it was cloned from (the
         /// node as the file holds it, at the same place in the tree), whose page a checkpoint may
         /// keep, writing only a delta; nil once a checkpoint wrote this node, and for new nodes.
@@ -275,6 +278,7 @@ extension SortedTree {
             storedChildren = []
             self.extent = extent
             delta = loader.delta(ofLeafAt: extent.first)
+            fileIdentity = loader.file.identity
             self.loader = loader
             state = Atomic(NodeState.paged)
         }
@@ -438,6 +442,7 @@ extension SortedTree {
             let wasPaged = state.load(ordering: .relaxed) & NodeState.paged != 0
             self.extent = extent
             self.delta = delta
+            fileIdentity = loader.file.identity
             base = nil
             let admits = storedIsLeaf && state.load(ordering: .relaxed) & NodeState.keepResident == 0
             if admits {

@@ -102,8 +102,8 @@ extension SortedTree {
     /// The page of `leaf`'s base (the paged leaf it was cloned from) with `leaf` (whose entries
     /// are `entries`) written as a delta of that page's image (see ``LeafDelta``), or nil when the
     /// leaf is to be written whole: it has no base, the base no longer stands for its page as the
-    /// previous checkpoint left it (a checkpoint since replaced it, or the delta directory
-    /// disagrees), the previous delta cannot be read, or the delta would take more than a
+    /// previous checkpoint left it (a checkpoint since replaced it, a compaction replaced the file,
+    /// or the delta directory disagrees), the previous delta cannot be read, or the delta would take more than a
     /// quarter of the leaf's image (or of a page). A delta of more than ``smallDeltaBytes`` is
     /// measured against the image, which is left in `image` for the whole write.
     private static func writeDelta<Coding: TreeEntryCoding>(
@@ -111,7 +111,8 @@ extension SortedTree {
         into pages: inout CheckpointPages, loader: PendingLoader, image: inout [UInt8]?
     ) -> PageExtent? where Coding.Key == Key, Coding.Value == Value {
         guard let file = pages.deltaSource, let base = leaf.base, !base.isSuperseded, let extent = base.extent,
-              base.delta === pages.previousDeltas[extent.first], !pages.kept.same.contains(extent.first),
+              base.fileIdentity == file.identity, base.delta === pages.previousDeltas[extent.first],
+              !pages.kept.same.contains(extent.first),
               !pages.kept.reused.contains(extent.first) else { return nil }
         var previous: [(key: Key, shape: LeafDelta<Coding>.Shape)] = []
         if let handle = base.delta {
@@ -152,8 +153,9 @@ extension SortedTree {
     private static func keepImage(
         of branch: Node, childExtents: [PageExtent], into pages: inout CheckpointPages, loader: PendingLoader
     ) -> PageExtent? {
-        guard pages.deltaSource != nil, let base = branch.base, !base.isSuperseded, let extent = base.extent,
-              !pages.kept.same.contains(extent.first), !pages.kept.reused.contains(extent.first) else { return nil }
+        guard let file = pages.deltaSource, let base = branch.base, !base.isSuperseded, let extent = base.extent,
+              base.fileIdentity == file.identity, !pages.kept.same.contains(extent.first),
+              !pages.kept.reused.contains(extent.first) else { return nil }
         let baseChildren = base.children, children = branch.children
         guard baseChildren.count == children.count, base.keys == branch.keys else { return nil }
         for index in children.indices {

@@ -79,12 +79,7 @@ final class StorePages: Sendable {
             throw StrataError(.corruptFile, "the header of \(file.path) says version \(header.checkpoint.logVersion), "
                                   + "its catalog \(catalog.version)", path: file.path, offset: 0)
         }
-        let deltas = try roots.deltaDirectory.map { extent in
-            try DeltaDirectory.decode(file.readImage(extent, kind: .deltaDirectory),
-                                      pageCount: header.checkpoint.pageCount,
-                                      payloadCapacity: file.layout.payloadCapacity, path: file.path, at: extent,
-                                      pageSize: file.pageSize)
-        } ?? DeltaDirectory()
+        let deltas = try readDeltaDirectory(roots, in: file)
         var snapshot = Snapshot.empty
         snapshot.version = catalog.version
         for entry in catalog.tables {
@@ -107,6 +102,15 @@ final class StorePages: Sendable {
         return (pages, snapshot)
     }
 
+    /// The delta directory `roots` names in `file` (empty when it names none).
+    private static func readDeltaDirectory(_ roots: StoreCatalog.Roots, in file: PageFile) throws -> DeltaDirectory {
+        guard let extent = roots.deltaDirectory else { return DeltaDirectory() }
+        return try DeltaDirectory.decode(file.readImage(extent, kind: .deltaDirectory),
+                                         pageCount: file.header.checkpoint.pageCount,
+                                         payloadCapacity: file.layout.payloadCapacity, path: file.path, at: extent,
+                                         pageSize: file.pageSize)
+    }
+
     /// Reads and checks every page the current header reaches (the catalog, every node of every
     /// tree, the free list), keeping nothing in memory, as an integrity check.
     ///
@@ -120,12 +124,7 @@ final class StorePages: Sendable {
         var reached = Set(roots.catalog.pages)
         let catalog = try StoreCatalog.decode(file.readImage(roots.catalog, kind: .catalog), path: file.path,
                                               at: roots.catalog, pageSize: file.pageSize)
-        let deltas = try roots.deltaDirectory.map { extent in
-            try DeltaDirectory.decode(file.readImage(extent, kind: .deltaDirectory),
-                                      pageCount: header.checkpoint.pageCount,
-                                      payloadCapacity: file.layout.payloadCapacity, path: file.path, at: extent,
-                                      pageSize: file.pageSize)
-        } ?? DeltaDirectory()
+        let deltas = try Self.readDeltaDirectory(roots, in: file)
         for entry in catalog.tables { try Table.verifyPages(entry, in: file, deltas: deltas.entries, reached: &reached) }
         // Every delta belongs to a leaf a tree reaches (the trees' reads applied them), and the
         // delta pages and the directory are reached by nothing else.

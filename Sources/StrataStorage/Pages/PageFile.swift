@@ -1,4 +1,5 @@
 import StrataSupport
+import Synchronization
 
 /// A file of fixed-size pages with two header slots: the bottom layer of the paged store.
 ///
@@ -55,6 +56,10 @@ package final class PageFile: Sendable {
     let writing = LockedValueBox(())
     /// The first failed write or sync.
     let poison = SyncPoison(failedOperation: "an earlier write or sync of the page file")
+    /// A number no other page file opened by this process has: what a page number is a page of
+    /// (a compaction replaces the file, and page numbers of the old one mean nothing in the new).
+    package let identity: UInt64 = PageFile.identities.wrappingAdd(1, ordering: .relaxed).newValue
+    private static let identities = Atomic<UInt64>(0)
 
     private init(file: POSIXFile, header: PageFileHeader, options: Options) {
         path = file.path
