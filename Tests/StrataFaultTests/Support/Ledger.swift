@@ -3,7 +3,10 @@ import StrataSupport
 
 /// The recognisable transactions the fault tests commit: commit `id` inserts one `Commit` row
 /// (its id and its row count) and 2 to 5 `Entry` rows whose payloads are a function of the id,
-/// so a store that holds part of a transaction, or a damaged payload, is visible.
+/// so a store that holds part of a transaction, or a damaged payload, is visible. It also
+/// updates the `Commit` row of commit `id − 1` when there is one (`followed` = 1) and says so in
+/// its own row (`updatedPrevious` = 1): a change of an existing row, which a checkpoint writes as
+/// a leaf delta, is in every transaction too, and the two flags must agree after any fault.
 enum Ledger {
     /// The id of the commit that creates the two tables.
     static let schemaCommit: Int64 = 0
@@ -21,7 +24,10 @@ enum Ledger {
     static func createTables(in store: Store) throws {
         try store.write { tx in
             _ = try tx.createTable(TableSchema(
-                name: "Commit", columns: [ColumnSchema("id", .int), ColumnSchema("rows", .int)], primaryKey: "id"))
+                name: "Commit",
+                columns: [ColumnSchema("id", .int), ColumnSchema("rows", .int), ColumnSchema("followed", .int),
+                          ColumnSchema("updatedPrevious", .int)],
+                primaryKey: "id"))
             _ = try tx.createTable(TableSchema(
                 name: "Entry",
                 columns: [ColumnSchema("id", .int), ColumnSchema("commit", .int), ColumnSchema("payload", .string)],
@@ -34,7 +40,12 @@ enum Ledger {
         try store.write { tx in
             let commits = tx.snapshot.tableKey(named: "Commit")!
             let entries = tx.snapshot.tableKey(named: "Entry")!
-            try tx.insertObject(into: commits, values: [.int(id), .int(Int64(rowCount(id)))])
+            var updatedPrevious: Int64 = 0
+            if let previous = tx.snapshot.table(commits)?.object(forPrimaryKey: .int(id - 1)) {
+                try tx.setValue(.int(1), at: PropertyPath(table: commits, object: previous, column: 2))
+                updatedPrevious = 1
+            }
+            try tx.insertObject(into: commits, values: [.int(id), .int(Int64(rowCount(id))), .int(0), .int(updatedPrevious)])
             for index in 0..<rowCount(id) {
                 try tx.insertObject(into: entries, values: [.int(id * 16 + Int64(index)), .int(id), .string(payload(id, index))])
             }
@@ -63,13 +74,25 @@ enum Ledger {
         result.hasTables = true
         result.commits.insert(schemaCommit)
         var expectedRows: [Int64: Int] = [:]
+        var followed: Set<Int64> = [], updatedPrevious: Set<Int64> = []
         commitTable.forEachObject { _, row in
-            guard case .int(let id) = row[0], case .int(let rows) = row[1], rows == Int64(rowCount(id)) else {
+            guard case .int(let id) = row[0], case .int(let rows) = row[1], rows == Int64(rowCount(id)),
+                  case .int(let next) = row[2], case .int(let previous) = row[3], (0...1).contains(next),
+                  (0...1).contains(previous) else {
                 result.problems.append("malformed Commit row \(row.values)")
                 return
             }
             expectedRows[id] = Int(rows)
             result.commits.insert(id)
+            if next == 1 { followed.insert(id) }
+            if previous == 1 { updatedPrevious.insert(id) }
+        }
+        // Commit `id` set `followed` on `id − 1` exactly when it says it did.
+        for id in followed where !updatedPrevious.contains(id + 1) {
+            result.problems.append("commit \(id) is marked followed, but commit \(id + 1) did not update it")
+        }
+        for id in updatedPrevious where !followed.contains(id - 1) {
+            result.problems.append("commit \(id) updated commit \(id - 1), which is missing or unchanged")
         }
         var foundRows: [Int64: Int] = [:]
         entryTable.forEachObject { _, row in
