@@ -10,6 +10,9 @@ import Testing
 @Suite("Lazy pages under concurrency")
 struct LazyPagesConcurrencyTests {
     static let rows = 20_000
+    /// Counter: 0 id (int, primary key), 1 n (int).
+    static let schema = TableSchema(name: "Counter", columns: [ColumnSchema("id", .int), ColumnSchema("n", .int)],
+                                    primaryKey: "id")
 
     @Test("readers of an old snapshot and of new ones see their own values while checkpoints free and reuse pages",
           arguments: [StoreConfiguration.defaultCacheSize, 16 << 10])
@@ -18,11 +21,9 @@ struct LazyPagesConcurrencyTests {
         print("lazy pages under concurrency: seed \(seed) (STRATA_SEED=\(seed) replays it)")
         try withTemporaryDirectory { directory in
             let path = directory.file("lazy.strata")
-            let schema = TableSchema(name: "Counter", columns: [ColumnSchema("id", .int), ColumnSchema("n", .int)],
-                                     primaryKey: "id")
             try withStore(.file(path)) { store in
                 try store.write { tx in
-                    let table = try tx.createTable(schema)
+                    let table = try tx.createTable(Self.schema)
                     for id in 0..<Self.rows { _ = try tx.insertObject(into: table, values: [.int(Int64(id)), .int(0)]) }
                 }
                 try store.checkpoint()
@@ -87,14 +88,12 @@ struct LazyPagesConcurrencyTests {
         print("lazy pages, writer against delta checkpoints: seed \(seed) (STRATA_SEED=\(seed) replays it)")
         try withTemporaryDirectory { directory in
             let path = directory.file("racing.strata")
-            let schema = TableSchema(name: "Counter", columns: [ColumnSchema("id", .int), ColumnSchema("n", .int)],
-                                     primaryKey: "id")
             var configuration = StoreConfiguration.file(path, durability: .normal)
             configuration.cacheSize = 16 << 10
             let model = LockedValueBox([Int64: Int64]())
             try withStore(configuration) { store in
                 let table = try store.write { tx in
-                    let table = try tx.createTable(schema)
+                    let table = try tx.createTable(Self.schema)
                     for id in 0..<Self.rows { _ = try tx.insertObject(into: table, values: [.int(Int64(id)), .int(0)]) }
                     return table
                 }

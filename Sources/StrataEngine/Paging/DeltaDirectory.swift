@@ -17,12 +17,7 @@ import StrataSupport
 struct DeltaDirectory: Sendable {
     var entries: [UInt64: LeafDeltaHandle] = [:]
 
-    /// Where each delta is, with the moves in `moved` (leaf page → new place) made.
-    func places(moved: [UInt64: LeafDeltaRef] = [:]) -> [UInt64: LeafDeltaRef] {
-        entries.reduce(into: [:]) { places, entry in places[entry.key] = moved[entry.key] ?? entry.value.ref }
-    }
-
-    /// The pages the deltas are in, with the moves in `moved` made.
+    /// The pages the deltas are in, with the moves in `moved` (leaf page → new place) made.
     func deltaPages(moved: [UInt64: LeafDeltaRef] = [:]) -> Set<UInt64> {
         Set(entries.map { moved[$0.key]?.page ?? $0.value.ref.page })
     }

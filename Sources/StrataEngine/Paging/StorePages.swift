@@ -5,8 +5,10 @@ import StrataSupport
 /// (whose tree nodes know their extents), the roots, and the free pages.
 ///
 /// A checkpoint of version v writes only what changed since the previous one: the tree nodes
-/// with no extent (new or changed since), bottom-up into free pages, then the catalog and the
-/// free list, then switches the header (see ``PageFile/writeCheckpoint(_:fields:)``). The pages
+/// with no extent (new or changed since), bottom-up into free pages (a changed leaf of which
+/// little changed as a delta of the page it keeps, see ``LeafDelta``, and a branch whose image
+/// stays the same not at all), then the delta directory, the catalog and the free list, then
+/// switches the header (see ``PageFile/writeCheckpoint(_:fields:)``). The pages
 /// the previous header reaches and the new one does not (the replaced nodes, the previous
 /// catalog and free list) become free once the new header is current; before that, nothing
 /// the current header reaches is ever written.
