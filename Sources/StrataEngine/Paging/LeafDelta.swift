@@ -125,6 +125,14 @@ enum LeafDelta<Coding: TreeEntryCoding> {
         return writer.count <= limit ? writer.bytes : nil
     }
 
+    /// The number of changes in `record` (an encoded delta), or 0 when it is empty or malformed.
+    static func changeCount(of record: [UInt8]) -> Int {
+        record.withUnsafeBytes { raw in
+            var reader = ByteReader(raw, origin: "delta")
+            return (try? reader.readCount(minimumElementSize: 2)) ?? 0
+        }
+    }
+
     /// The union of two ascending lists of parts.
     private static func merged(_ a: [Int], _ b: [Int]) -> [Int] {
         guard !a.isEmpty else { return b }

@@ -99,13 +99,29 @@ extension SortedTree {
     /// A delta this small is written without measuring the leaf's image against it.
     private static var smallDeltaBytes: Int { 64 }
 
+    /// The largest delta written for a leaf whose image takes `image` bytes and whose delta grew by
+    /// `growth` bytes since the last checkpoint; past it the leaf is written whole.
+    ///
+    /// A leaf's delta is written again, with its next changes, by every checkpoint until the leaf
+    /// is written whole. A leaf whose delta grows by `g` bytes per checkpoint and is written whole
+    /// at a delta of `T` bytes costs about `T/2 + image·g/T` bytes per checkpoint over that cycle:
+    /// least at `T = √(2·image·g)` (about 430 bytes for a 7.8 KB leaf that gains one changed
+    /// column, 12 bytes, per checkpoint; about a quarter of the image when 20 rows change each
+    /// time). The bound is never more than a quarter of the image, nor less than
+    /// ``smallDeltaBytes``.
+    private static func wholeLeafThreshold(image: Int, growth: Int) -> Int {
+        let balanced = Int((2 * Double(image) * Double(Swift.max(1, growth))).squareRoot())
+        return Swift.max(smallDeltaBytes, Swift.min(image / 4, balanced))
+    }
+
     /// The page of `leaf`'s base (the paged leaf it was cloned from) with `leaf` (whose entries
     /// are `entries`) written as a delta of that page's image (see ``LeafDelta``), or nil when the
     /// leaf is to be written whole: it has no base, the base no longer stands for its page as the
     /// previous checkpoint left it (a checkpoint since replaced it, a compaction replaced the file,
-    /// or the delta directory disagrees), the previous delta cannot be read, or the delta would take more than a
-    /// quarter of the leaf's image (or of a page). A delta of more than ``smallDeltaBytes`` is
-    /// measured against the image, which is left in `image` for the whole write.
+    /// or the delta directory disagrees), the previous delta cannot be read, or the delta would
+    /// pass ``wholeLeafThreshold(image:delta:changes:)`` (or a quarter of the image's pages). A
+    /// delta of more than ``smallDeltaBytes`` is measured against the image, which is left in
+    /// `image` for the whole write.
     private static func writeDelta<Coding: TreeEntryCoding>(
         of leaf: Node, _ entries: (keys: [Key], values: [Value]), _ coding: Coding.Type,
         into pages: inout CheckpointPages, loader: PendingLoader, image: inout [UInt8]?
@@ -134,7 +150,11 @@ extension SortedTree {
         if record.count > smallDeltaBytes {
             let whole = leafImage(entries, coding)
             image = whole
-            guard record.count * 4 <= whole.count else { return nil }
+            // What the delta gains per checkpoint: its growth since the last one, or its bytes per
+            // change when it did not grow (the same entries changed again).
+            let growth = Swift.max(record.count - (base.delta?.ref.length ?? 0),
+                                   record.count / Swift.max(1, LeafDelta<Coding>.changeCount(of: record)))
+            guard record.count <= wholeLeafThreshold(image: whole.count, growth: growth) else { return nil }
         }
         pages.kept.reused.insert(extent.first)
         let delta = record.isEmpty ? nil : LeafDeltaHandle(pages.placeDelta(record))
