@@ -7,6 +7,7 @@ import Dispatch
 import Foundation
 import Testing
 @testable import StrataEngine
+import StrataStorage
 import StrataSupport
 // The shared test helpers (temporary directories, seeded random numbers, threads) for every
 // file of this target.
@@ -65,6 +66,17 @@ func withStore<R>(_ configuration: StoreConfiguration, _ body: (Store) throws ->
     let released = waitUntil(timeout: 20) { reference.store == nil }
     #expect(released, "the store was not released within 20 s; reopening would reuse the old instance")
     return try result.get()
+}
+
+// MARK: - Damaged copies
+
+/// Writes a copy of the closed store at `original` to `path`: `pageFile` as its page file (the
+/// original's bytes, damaged by the caller) and the original's log segments as they are.
+func writeStoreCopy(of original: String, to path: String, pageFile: Data) throws {
+    try pageFile.write(to: URL(fileURLWithPath: path))
+    for segment in try CommitLog.segmentPaths(storePath: original) {
+        try FileManager.default.copyItem(atPath: segment, toPath: path + segment.dropFirst(original.count))
+    }
 }
 
 // MARK: - Errors

@@ -242,16 +242,12 @@ struct LeafDeltaTests {
                 kinds[page.kind] = number
             }
             let bytes = try Data(contentsOf: URL(fileURLWithPath: original))
-            let segments = try CommitLog.segmentPaths(storePath: original)
             for kind in [PageKind.leafDeltas, .deltaDirectory] {
                 let page = try #require(kinds[kind], "the checkpoint wrote no \(kind) page")
                 var damaged = bytes
                 damaged[Int(page) * pageSize + 40] ^= 0x10
                 let path = directory.file("damaged-\(kind.rawValue).strata")
-                try damaged.write(to: URL(fileURLWithPath: path))
-                for segment in segments {
-                    try FileManager.default.copyItem(atPath: segment, toPath: path + segment.dropFirst(original.count))
-                }
+                try writeStoreCopy(of: original, to: path, pageFile: damaged)
                 let error = expectStrataError(.corruptFile, "\(kind)") {
                     try withStore(.file(path)) { store in _ = try store.verifyFile() }
                 }

@@ -45,7 +45,6 @@ struct PageDamageTests {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: original))
             let header = try PageFile.open(path: original).header
             let pageSize = header.pageSize
-            let segments = try CommitLog.segmentPaths(storePath: original)
             var outcomes: [String: Int] = [:]
             for index in 0..<cases {
                 let page = 2 + Int(random.next() % (header.checkpoint.pageCount - 2))
@@ -53,10 +52,7 @@ struct PageDamageTests {
                 var damaged = bytes
                 damaged[offset] ^= UInt8(1) << UInt8(random.next() % 8)
                 let path = directory.file("case-\(index).strata")
-                try damaged.write(to: URL(fileURLWithPath: path))
-                for segment in segments {
-                    try FileManager.default.copyItem(atPath: segment, toPath: path + segment.dropFirst(original.count))
-                }
+                try writeStoreCopy(of: original, to: path, pageFile: damaged)
                 let label = "case \(index): page \(page), byte \(offset - page * pageSize)"
                 let pageRange = UInt64(page * pageSize)..<UInt64((page + 1) * pageSize)
                 func expectNamed(_ error: StrataError) {

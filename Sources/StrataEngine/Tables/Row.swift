@@ -95,19 +95,10 @@ public struct Row: Hashable, @unchecked Sendable {
         if let left = lhs.block, left === rhs.block, lhs.position == rhs.position { return true }
         let count = lhs.count
         guard count == rhs.count else { return false }
-        for column in 0..<count where !sameStored(lhs[column], rhs[column]) { return false }
+        // Values compare as stored (a NaN read from another block is the same NaN, so an unchanged
+        // row packed anew by a checkpoint still equals itself).
+        for column in 0..<count where !lhs[column].isStoredIdentically(to: rhs[column]) { return false }
         return true
-    }
-
-    /// Whether two stored values are the same: as ``Value`` compares them, except that a double
-    /// or a float is the same as another with its bits (a NaN read from another block is the
-    /// same NaN, so an unchanged row packed anew by a checkpoint still equals itself).
-    private static func sameStored(_ a: Value, _ b: Value) -> Bool {
-        switch (a, b) {
-        case let (.double(x), .double(y)): x.bitPattern == y.bitPattern
-        case let (.float(x), .float(y)): x.bitPattern == y.bitPattern
-        default: a == b
-        }
     }
 
     /// Hashes the values, so that a packed row and a row of its own with equal values hash alike.
