@@ -163,4 +163,79 @@ struct AccessorRecyclingTests {
         struct Stop: Error {}
         #expect(throws: Stop.self) { _ = try dogs.map { dog throws(Stop) -> Int in if dog.id == 5 { throw Stop() }; return dog.id } }
     }
+
+    @Test("accessors a walk lent rows to and the loop kept read their own values once the walk moved on or ended")
+    func keptAccessorsHoldTheirRows() throws {
+        // 300 objects: several leaves of the table (64 rows at most each), so that the walk moves
+        // from leaf to leaf while accessors it lent rows to are kept.
+        let realm = try realm(dogs: 300)
+        let walks: [Results<NoteDog>] = [
+            realm.objects(NoteDog.self), // every object, leaf by leaf
+            realm.objects(NoteDog.self).where { $0.age > 10 }, // a query's rows
+            realm.objects(NoteDog.self).sorted(byKeyPath: "age", ascending: false), // in another order
+        ]
+        for dogs in walks {
+            var kept: [NoteDog] = []
+            var last: NoteDog?
+            for dog in dogs {
+                if dog.id.isMultiple(of: 7) { kept.append(dog) }
+                if dog.id == 250 {
+                    last = dog
+                    break
+                }
+            }
+            // The reader is gone: whatever the loop kept holds its row.
+            #expect(kept.allSatisfy { $0.borrowedRow == nil } && last?.borrowedRow == nil)
+            // Another walk reuses memory and accessors meanwhile.
+            #expect(dogs.map(\.name).count == dogs.count)
+            #expect(kept.allSatisfy { $0.name == "d\($0.id)" && $0.age == $0.id })
+            #expect(last?.name == "d250")
+        }
+    }
+
+    @Test("elements taken one by one from an iterator keep their values after the iterator is gone")
+    func iteratorElementsOutliveTheIterator() throws {
+        let realm = try realm(dogs: 100)
+        let dogs = realm.objects(NoteDog.self)
+        var iterator: RLMIterator<NoteDog>? = dogs.makeIterator()
+        let first = iterator?.next()
+        var copy = iterator // a copy steps the same reader
+        let second = copy?.next()
+        let third = iterator?.next()
+        #expect([first, second, third].map { $0?.id } == [1, 2, 2])
+        iterator = nil
+        copy = nil
+        // The reader is gone: what it lent is held by the accessors that borrowed it.
+        #expect([first, second, third].allSatisfy { $0?.borrowedRow == nil })
+        let all = Array(dogs)
+        #expect(all.count == 100 && Set(all.map(ObjectIdentifier.init)).count == 100)
+        #expect(first?.name == "d1" && second?.name == "d2" && third?.name == "d2")
+        #expect(all.map(\.name) == (1...100).map { "d\($0)" })
+    }
+
+    @Test("a loop that writes as it walks reads each object's values at every change")
+    func writesDuringTheWalk() throws {
+        let realm = try realm(dogs: 200)
+        let anchor = realm.object(ofType: NoteDog.self, forPrimaryKey: 1)!
+        var read: [String] = []
+        try realm.write {
+            for dog in realm.objects(NoteDog.self) {
+                read.append(dog.name)
+                // Another object changes: the walk's rows are no longer the Realm's.
+                anchor.age += 1
+                read.append("\(dog.name) \(dog.age)")
+                if dog.id.isMultiple(of: 2) { dog.name = "even \(dog.id)" }
+                read.append(dog.name)
+            }
+        }
+        let expected = (1...200).flatMap { id -> [String] in
+            let name = "d\(id)"
+            // Object 1's age is its id until the first increment, made before its own read.
+            let age = id == 1 ? 2 : id
+            return [name, "\(name) \(age)", id.isMultiple(of: 2) ? "even \(id)" : name]
+        }
+        #expect(read == expected)
+        #expect(anchor.age == 201)
+        #expect(realm.objects(NoteDog.self).filter { $0.name.hasPrefix("even") }.count == 100)
+    }
 }

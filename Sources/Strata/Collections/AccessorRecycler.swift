@@ -13,17 +13,30 @@ import StrataEngine
 final class AccessorRecycler {
     @exclusivity(unchecked) private var last: ObjectBase?
 
-    /// The accessor of the object `key` of `table` in `realm`, an object of class `type`.
-    func accessor(_ type: ObjectBase.Type, table: TableInfo, key: ObjectKey, realm: Realm) -> ObjectBase {
-        if Self.isSoleReference(&last) {
-            let object = last.unsafelyUnwrapped
-            object.rebind(to: key)
-            if realm.isRecordingEvents { realm.recordObjectRead(table: table, key: key) }
-            return object
+    /// Whether the accessor lent last can be rebound: nothing else references it. Otherwise the
+    /// accessor (which the loop kept) holds its row from now on, if it borrowed it, and is no
+    /// longer this recycler's.
+    func takeBackLent() -> Bool {
+        guard last != nil else { return false }
+        if Self.isSoleReference(&last) { return true }
+        last.unsafelyUnwrapped.holdBorrowedRow()
+        last = nil
+        return false
+    }
+
+    /// The accessor lent last (``takeBackLent()`` said it can be rebound), rebound to the object
+    /// `key` and lent `row`, the object's row at `readKey`, if any.
+    func rebindLent(to key: ObjectKey, row: UnsafePointer<Row>?, at readKey: UInt64) -> ObjectBase {
+        // Through an unretained reference: the recycler holds the accessor meanwhile.
+        Unmanaged.passUnretained(last.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+            $0.rebind(to: key, borrowing: row, at: readKey)
         }
-        let object = realm.accessor(type, table: table, key: key)
-        last = object
-        return object
+        return last.unsafelyUnwrapped
+    }
+
+    /// Records `accessor`, a new one, as the accessor lent last.
+    func lend(_ accessor: ObjectBase) {
+        last = accessor
     }
 
     /// Whether `reference` holds an object nothing else references. `isKnownUniquelyReferenced`

@@ -110,21 +110,24 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     public struct Iterator: IteratorProtocol {
         // Inlinable stepping, as `RLMIterator`'s.
         @usableFromInline let count: Int
-        @usableFromInline let objects: ObjectReader?
+        let objects: ObjectReader?
+        /// `objects`, unretained (the iterator holds it), as in `RLMIterator`.
+        @usableFromInline let reader: Unmanaged<ObjectReader>?
         @usableFromInline var position = 0
 
         init(count: Int, objects: ObjectReader?) {
             self.count = objects == nil ? 0 : count
             self.objects = objects
+            reader = objects.map { Unmanaged.passUnretained($0) }
         }
 
         /// The next linking object, or nil after the last one.
         @inlinable
         public mutating func next() -> Element? {
-            guard position < count, let objects else { return nil }
+            guard position < count, let reader else { return nil }
             defer { position &+= 1 }
             // The reader makes accessors of `Element`'s own table, so of class `Element`.
-            return unsafeDowncast(objects.object(at: position), to: Element.self)
+            return unsafeDowncast(reader._withUnsafeGuaranteedRef { $0.object(at: position) }, to: Element.self)
         }
     }
 }

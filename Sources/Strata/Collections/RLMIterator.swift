@@ -16,7 +16,10 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     // witnesses and reached it through two closures.
     @usableFromInline let count: Int
     /// The reader of a walk over objects of class `Element`; nil for other elements.
-    @usableFromInline let objects: ObjectReader?
+    let objects: ObjectReader?
+    /// `objects`, unretained (the iterator holds it): stepping through a copy of the reference
+    /// would retain and release the reader for every element.
+    @usableFromInline let reader: Unmanaged<ObjectReader>?
     /// The element at a position below `count` when `objects` is nil; nil ends the iteration
     /// early. (Two fields rather than an enum of the two sources: matching the enum's case
     /// retained the reader on every step, about 2 ns of the 87 a `String` read while iterating
@@ -29,9 +32,11 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
         if !rows.holdsValues, let objectType = Element.self as? ObjectBase.Type, objectType == Element.self,
            let reader = ObjectReader(rows: rows, objectType: objectType, realm: realm) {
             objects = reader
+            self.reader = Unmanaged.passUnretained(reader)
             element = { _ in nil }
         } else {
             objects = nil
+            reader = nil
             element = { rows.element(at: $0, as: Element.self, realm: realm) }
         }
     }
@@ -40,6 +45,7 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     init(count: Int, element: @escaping (Int) -> Element?) {
         self.count = count
         objects = nil
+        reader = nil
         self.element = element
     }
 
@@ -47,6 +53,7 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
     init(count: Int, objects: ObjectReader) {
         self.count = count
         self.objects = objects
+        reader = Unmanaged.passUnretained(objects)
         element = { _ in nil }
     }
 
@@ -97,7 +104,7 @@ public struct RLMIterator<Element: RealmCollectionValue>: IteratorProtocol {
         guard position < count else { return nil }
         defer { position &+= 1 }
         // The reader makes accessors of `Element`'s own table, so of class `Element`.
-        if let objects { return unsafeBitCast(objects.object(at: position), to: Element.self) }
+        if let reader { return unsafeBitCast(reader._withUnsafeGuaranteedRef { $0.object(at: position) }, to: Element.self) }
         return element(position)
     }
 }
@@ -131,13 +138,20 @@ extension RealmCollection where Iterator == RLMIterator<Element> {
 /// Reads the accessors of a walk in order over objects of one class (the rows of a `Results`,
 /// the objects of a `List`, `MutableSet` or `LinkingObjects`): rows are read a batch at a time,
 /// and an accessor nothing kept is rebound to the next object.
+///
+/// A rebindable accessor borrows its row from the batch (``ObjectBase/borrowedRow``) rather than
+/// holding a copy: an element the loop is done with then costs no retain and release of its row.
+/// The reader makes an accessor the loop kept hold its row before the batch lets go of it (at the
+/// next element, or when the reader is freed); an accessor nothing kept is rebound or freed.
 @usableFromInline
 final class ObjectReader {
     private let objectType: ObjectBase.Type
     private let table: TableInfo
     private let realm: Realm
     private let batch: RowBatch
-    private let recycler: AccessorRecycler?
+    private let recycler = AccessorRecycler()
+    /// Whether accessors are rebound (``ClassInfo/accessorsAreRecyclable``) and borrow their rows.
+    private let recycles: Bool
 
     /// A reader of `rows` (objects of class `objectType`, that table's rows); nil when the Realm
     /// has no table for `objectType`.
@@ -147,19 +161,33 @@ final class ObjectReader {
         self.table = table
         self.realm = realm
         batch = RowBatch(rows: rows, table: table.key)
-        recycler = table.classInfo.accessorsAreRecyclable ? AccessorRecycler() : nil
+        recycles = table.classInfo.accessorsAreRecyclable
+    }
+
+    deinit {
+        // The batch goes with the reader: an accessor the loop kept must hold its row by now.
+        _ = recycler.takeBackLent()
     }
 
     /// The accessor of the object at `position`, its row cached when the Realm is live.
     @usableFromInline
     func object(at position: Int) -> ObjectBase {
-        let (key, row, readKey) = batch.entry(at: position, realm: realm)
-        let object = recycler?.accessor(objectType, table: table, key: key, realm: realm)
-            ?? realm.accessor(objectType, table: table, key: key)
-        if let row {
-            object.cachedRow = row
-            object.cachedRowKey = readKey
+        guard recycles else {
+            let (key, row, readKey) = batch.entry(at: position, realm: realm)
+            let object = realm.accessor(objectType, table: table, key: key)
+            if let row { object.cacheRow(row.pointee, at: readKey) }
+            return object
         }
+        // First, as the batch may move on: the last accessor is rebound, or holds its row if kept.
+        let rebindable = recycler.takeBackLent()
+        let (key, row, readKey) = batch.entry(at: position, realm: realm)
+        if rebindable {
+            if realm.isRecordingEvents { realm.recordObjectRead(table: table, key: key) }
+            return recycler.rebindLent(to: key, row: row, at: readKey)
+        }
+        let object = realm.accessor(objectType, table: table, key: key)
+        if let row { object.borrowRow(row, at: readKey) }
+        recycler.lend(object)
         return object
     }
 }
@@ -176,9 +204,9 @@ extension ResultsRows {
 /// accessor starts with its row cached: keys that follow each other in one leaf of the table (a
 /// scan's key order) share one descent of the tree, instead of each object's first property read
 /// looking its row up alone, and the keys of every object of a table are read along its leaves.
+/// The batch holds its rows (a leaf's, a query's, or the ones looked up) and lends them in place.
 private final class RowBatch {
-    /// Elements read per batch: a leaf's worth (a walk through every object reads whole leaves,
-    /// at least this many).
+    /// Elements looked up per batch when they are not a leaf's.
     private static let size = 64
     private let rows: ResultsRows
     private let table: TableKey
@@ -187,14 +215,21 @@ private final class RowBatch {
     // reach the batch again.
     /// The keys of positions `start ..< start + keys.count`.
     @exclusivity(unchecked) private var start = 0
-    @exclusivity(unchecked) private var keys: [ObjectKey] = []
-    /// Their rows at `readKey` (nil for an object the Realm no longer has, and once given to an
-    /// accessor); empty for a frozen Realm, whose objects do not cache rows.
-    @exclusivity(unchecked) private var batch: [Row?] = []
+    @exclusivity(unchecked) private var keys: ArraySlice<ObjectKey> = []
+    /// The rows a walk through every object read with `keys` (their leaf's), at the table's
+    /// evaluated version: the batch's rows whenever the Realm's table is still that version.
+    @exclusivity(unchecked) private var walkedRows: ArraySlice<Row> = []
+    /// The batch's rows at `readKey`, when they are not `walkedRows`: a query's, or looked up (nil
+    /// for an object the Realm no longer has).
+    @exclusivity(unchecked) private var otherRows: ArraySlice<Row> = []
+    @exclusivity(unchecked) private var lookedUpRows: [Row?] = []
+    /// Where the row of position `start` is (in one of the three), and how many rows follow it;
+    /// nil for none (a frozen Realm, whose objects do not cache rows). `Row?` is laid out as
+    /// `Row` when it holds one (`RowLayoutTests`), so both kinds are addressed alike.
+    @exclusivity(unchecked) private var firstRow: UnsafeRawPointer?
+    @exclusivity(unchecked) private var rowCount = 0
+    @exclusivity(unchecked) private var rowsMayBeMissing = false
     @exclusivity(unchecked) private var readKey = RealmState.noReadKey
-    /// The rows a walk through every object read with `keys`, at the table's evaluated version,
-    /// until they become the batch.
-    @exclusivity(unchecked) private var walkedRows: [Row?]?
 
     /// Whether the rows handed out are prefetched a few elements ahead: for a query's results.
     private let prefetchesRows: Bool
@@ -205,62 +240,85 @@ private final class RowBatch {
         if case .objects = rows { prefetchesRows = true } else { prefetchesRows = false }
     }
 
-    /// The key of the element at `position`, its row at the Realm's current read key if it may
-    /// be cached, and that key. Reads the next batch when `position` is outside this one, and
-    /// the rows again when the Realm moved to another version or write position.
-    func entry(at position: Int, realm: Realm) -> (ObjectKey, Row?, UInt64) {
-        if position < start || position >= start + keys.count {
-            if position == start + keys.count, case .table(let table) = rows, let last = keys.last {
-                // The next batch of a walk through every object: on from the last key read, the
-                // rows read in the same pass (a leaf read through a full cache is read once).
-                (keys, walkedRows) = table.objectsAndRows(after: last, count: Self.size)
-            } else {
-                keys = rows.keys(from: position, count: Self.size)
-                walkedRows = nil
-            }
-            start = position
-            readKey = RealmState.noReadKey
-        }
-        let state = realm.state
-        guard !state.isFrozen else { return (keys[position - start], nil, readKey) }
-        let currentKey = state.readKey
+    /// The key of the element at `position`, where its row at the Realm's current read key is
+    /// when it may be cached (until the next call, or the batch is freed), and that key. Reads
+    /// the next batch when `position` is outside this one, and the rows again when the Realm
+    /// moved to another version or write position.
+    func entry(at position: Int, realm: Realm) -> (ObjectKey, UnsafePointer<Row>?, UInt64) {
+        if position < start || position >= start + keys.count { move(to: position) }
+        guard !realm.state.isFrozen else { return (keys[keys.startIndex + position - start], nil, readKey) }
+        // The state's read key, read as the accessors read it (`ChangeCounter.count` is a call).
+        let currentKey = realm.changeCount.pointee
         if currentKey != readKey {
-            batch = rowsOfBatch(at: currentKey, realm: realm)
+            holdRows(at: currentKey, realm: realm)
             readKey = currentKey
         }
         let index = position - start
+        let key = keys[keys.startIndex + index]
+        guard index < rowCount, let first = firstRow else { return (key, nil, currentKey) }
         // A query's results come in their own order, which for sorted results is not their
         // leaves': each row is a few cache misses (a packed row's, one per column), overlapped
         // this way. (A walk through every object goes along its leaves, which the processor's
         // own prefetching follows: there it only cost time.)
         let ahead = index &+ Row.prefetchDistance
-        if prefetchesRows, ahead < batch.count, batch[ahead] != nil {
-            // `Row?` is laid out as `Row` when it holds one (`RowLayoutTests`).
-            batch.withUnsafeBufferPointer {
-                Row.prefetchValues(at: UnsafeRawPointer($0.baseAddress.unsafelyUnwrapped + ahead)
-                    .assumingMemoryBound(to: Row.self))
-            }
-        }
-        // The row moves to the accessor, which is made once per position: the batch's reference
-        // is not copied (a retain now and a release when the batch is replaced, on each row's
-        // own storage). A position asked for again gets no row, so its accessor reads it.
-        return (keys[index], index < batch.count ? batch[index].take() : nil, currentKey)
+        if prefetchesRows, ahead < rowCount, let row = row(at: ahead, from: first) { Row.prefetchValues(at: row) }
+        return (key, row(at: index, from: first), currentKey)
     }
 
-    /// The rows of this batch's keys at `currentKey`: the ones the query kept or the walk read
-    /// when they are still current, otherwise looked up in the Realm's snapshot.
-    private func rowsOfBatch(at currentKey: UInt64, realm: Realm) -> [Row?] {
+    /// The row at `index` of the rows starting at `first`, or nil when it is missing.
+    @inline(__always)
+    private func row(at index: Int, from first: UnsafeRawPointer) -> UnsafePointer<Row>? {
+        let address = first + index &* MemoryLayout<Row>.stride
+        if rowsMayBeMissing, address.assumingMemoryBound(to: Row?.self).pointee == nil { return nil }
+        return address.assumingMemoryBound(to: Row.self)
+    }
+
+    /// Reads the keys of the batch that starts at `position`: the rest of the next leaf of a walk
+    /// through every object, with its rows; otherwise a batch of keys from `position`.
+    private func move(to position: Int) {
+        walkedRows = []
+        if case .table(let table) = rows, position == 0 || position == start + keys.count {
+            (keys, walkedRows) = table.leafOfObjects(after: position == 0 ? nil : keys.last)
+        }
+        if walkedRows.isEmpty { keys = rows.keys(from: position, count: Self.size)[...] }
+        start = position
+        releaseRows()
+        readKey = RealmState.noReadKey
+    }
+
+    /// Lets go of the rows lent (the reader has taken them back).
+    private func releaseRows() {
+        firstRow = nil
+        rowCount = 0
+        otherRows = []
+        lookedUpRows = []
+    }
+
+    /// Holds the rows of this batch's keys at `currentKey`: the ones the walk read or the query
+    /// kept when they are still current, otherwise the ones looked up in the Realm's snapshot.
+    private func holdRows(at currentKey: UInt64, realm: Realm) {
+        releaseRows()
+        rowsMayBeMissing = false
         if case .objects(let all, let scanned?) = rows, scanned.readKey == currentKey, scanned.rows.count == all.count {
-            // Mapped, not converted: `Array([Row]) as [Row?]` casts each element dynamically.
-            return scanned.rows[start..<(start + keys.count)].map(Optional.some)
+            otherRows = scanned.rows[start..<(start + keys.count)]
+            lend(otherRows)
+            return
         }
         let current = realm.readSnapshot.table(table)
-        if let walked = walkedRows, case .table(let evaluated) = rows, let current, current.isUnchanged(from: evaluated) {
-            // Handed over, not shared: rows are taken out of the batch, which would otherwise
-            // copy the array (and retain every row) at the first.
-            walkedRows = nil
-            return walked
+        if !walkedRows.isEmpty, case .table(let evaluated) = rows, let current, current.isUnchanged(from: evaluated) {
+            lend(walkedRows)
+            return
         }
-        return current?.rows(keys) ?? []
+        lookedUpRows = current?.rows(Array(keys)) ?? []
+        rowsMayBeMissing = true
+        firstRow = lookedUpRows.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        rowCount = lookedUpRows.count
+    }
+
+    /// Addresses `rows`, which the batch holds, as its rows.
+    private func lend(_ rows: ArraySlice<Row>) {
+        // The slice's storage stays where it is while the batch holds it unchanged.
+        firstRow = rows.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+        rowCount = rows.count
     }
 }

@@ -22,6 +22,12 @@ open class ObjectBase: CustomStringConvertible {
     /// property reads skip the snapshot, table and tree lookups while nothing changed.
     @usableFromInline @exclusivity(unchecked) final var cachedRow: Row?
     @usableFromInline @exclusivity(unchecked) final var cachedRowKey = RealmState.noReadKey
+    /// The cached row when it is borrowed rather than held (then `cachedRow` is nil): a row in
+    /// the leaf or query result an iteration's reader holds, read in place. Only the reader of
+    /// an iteration lends rows, to the accessor it hands out, and takes them back by making the
+    /// accessor hold its row (``holdBorrowedRow()``) before it lets go of them when the loop kept
+    /// the accessor; the accessor is otherwise rebound or freed with the reader.
+    @usableFromInline @exclusivity(unchecked) final var borrowedRow: UnsafePointer<Row>?
     /// Copies of the handle's parts that a cached property read needs, set with `handle` by
     /// ``bind(to:)``, so that the read touches only this object's fields and plain memory: it
     /// never retains the Realm or its state (both are weakly referenced elsewhere, which puts
@@ -101,8 +107,12 @@ open class ObjectBase: CustomStringConvertible {
             let column = boundColumns.unsafelyUnwrapped[property]
             if column >= 0 {
                 // In place: copying the cached row out would retain and release its storage.
-                let value = withUnsafePointer(to: &cachedRow) { cached in
-                    UnsafeRawPointer(cached).withMemoryRebound(to: Row.self, capacity: 1) { Row.value(at: $0, column: column) }
+                let value = if let borrowedRow {
+                    Row.value(at: borrowedRow, column: column)
+                } else {
+                    withUnsafePointer(to: &cachedRow) { cached in
+                        UnsafeRawPointer(cached).withMemoryRebound(to: Row.self, capacity: 1) { Row.value(at: $0, column: column) }
+                    }
                 }
                 return V._rlmFromStored(value, _ReadContext(unretained: boundRealm.unsafelyUnwrapped, table: boundTable,
                                                             object: boundKey, column: column))
@@ -147,7 +157,39 @@ open class ObjectBase: CustomStringConvertible {
     /// before changing one value in it.
     final func dropCachedRow() {
         cachedRow = nil
+        borrowedRow = nil
         cachedRowKey = RealmState.noReadKey
+    }
+
+    /// Caches `row`, the object's row at the Realm's read key `readKey`.
+    final func cacheRow(_ row: Row, at readKey: UInt64) {
+        cachedRow = row
+        borrowedRow = nil
+        cachedRowKey = readKey
+    }
+
+    /// Caches the row at `row`, lent by an iteration's reader (see ``borrowedRow``), the object's
+    /// row at the Realm's read key `readKey`.
+    final func borrowRow(_ row: UnsafePointer<Row>, at readKey: UInt64) {
+        cachedRow = nil
+        borrowedRow = row
+        cachedRowKey = readKey
+    }
+
+    /// Holds a copy of the borrowed row, if any, instead of borrowing it: before the reader that
+    /// lent it lets go of it.
+    final func holdBorrowedRow() {
+        guard let row = borrowedRow else { return }
+        cachedRow = row.pointee
+        borrowedRow = nil
+    }
+
+    /// The value of `column` of the cached row, borrowed or held, or nil when no row is cached at
+    /// `readKey`.
+    final func cachedValue(column: Int, at readKey: UInt64) -> StrataEngine.Value? {
+        guard cachedRowKey == readKey else { return nil }
+        if let borrowedRow { return Row.value(at: borrowedRow, column: column) }
+        return cachedRow?[column]
     }
 
     /// Points every persisted property of this instance at its column in `handle`'s Realm.
@@ -164,8 +206,7 @@ open class ObjectBase: CustomStringConvertible {
         }
         self.handle = handle
         // A row cached under another Realm's count must not match this one's.
-        cachedRow = nil
-        cachedRowKey = RealmState.noReadKey
+        dropCachedRow()
         boundTable = handle.table.key
         boundKey = handle.key
         boundRealm = Unmanaged.passUnretained(handle.realm)
@@ -175,15 +216,19 @@ open class ObjectBase: CustomStringConvertible {
         boundThread = handle.realm.fastReadThread
     }
 
-    /// Makes this accessor the accessor of the object `key` of the same table and Realm, its
-    /// row not cached. Only for an accessor nothing else references (`AccessorRecycler` checks),
-    /// of a class with no state beyond its binding (``ClassInfo/accessorsAreRecyclable``): the
-    /// `@Persisted` storage stays bound to the same properties and owner.
-    final func rebind(to key: ObjectKey) {
+    /// Makes this accessor the accessor of the object `key` of the same table and Realm, borrowing
+    /// `row`, that object's row at the read key `readKey` (see ``borrowedRow``), or with no row
+    /// cached when it is nil. Only for an accessor nothing else references (`AccessorRecycler`
+    /// checks), of a class with no state beyond its binding
+    /// (``ClassInfo/accessorsAreRecyclable``): the `@Persisted` storage stays bound to the same
+    /// properties and owner.
+    final func rebind(to key: ObjectKey, borrowing row: UnsafePointer<Row>?, at readKey: UInt64) {
         handle?.key = key
         boundKey = key
-        cachedRow = nil
-        cachedRowKey = RealmState.noReadKey
+        // Tested first: clearing a row that is not there still calls its outlined destroy.
+        if cachedRow != nil { cachedRow = nil }
+        borrowedRow = row
+        cachedRowKey = row == nil ? RealmState.noReadKey : readKey
     }
 
     // MARK: - Dynamic access

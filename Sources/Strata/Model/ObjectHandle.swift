@@ -38,7 +38,7 @@ struct ObjectHandle {
     let realm: Realm
     let table: TableInfo
     /// Changed only when an iteration rebinds an accessor nothing else references (see
-    /// `ObjectBase.rebind(to:)`).
+    /// `ObjectBase.rebind(to:borrowing:at:)`).
     var key: ObjectKey
 
     /// Whether the object still exists at the Realm's current version.
@@ -59,8 +59,8 @@ struct ObjectHandle {
         guard state.isOnOwningThread else { preconditionFailure("Realm accessed from incorrect thread.") }
         let column = table.columns[property]
         // The hot path: the row read earlier at this version and write position.
-        if column >= 0, !state.isFrozen, object.cachedRowKey == state.readKey, let row = object.cachedRow {
-            return V._rlmFromStored(row[column], context(column: column))
+        if column >= 0, !state.isFrozen, let value = object.cachedValue(column: column, at: state.readKey) {
+            return V._rlmFromStored(value, context(column: column))
         }
         return readUncached(property: property, column: column, as: V.self, of: object)
     }
@@ -82,8 +82,7 @@ struct ObjectHandle {
             if case .failed = realm.writeState { return V._rlmFromStored(.null, context(column: column)) }
             preconditionFailure("Object has been deleted or invalidated.")
         }
-        object.cachedRow = row
-        object.cachedRowKey = readKey
+        object.cacheRow(row, at: readKey)
         return V._rlmFromStored(row[column], context(column: column))
     }
 

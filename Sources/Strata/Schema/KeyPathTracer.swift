@@ -14,7 +14,7 @@ public final class KeyPathTracer {
     var projectedKeyPath: AnyKeyPath?
 
     /// Records the property whose storage is at `offset` inside an instance of `type`.
-    func record(offset: Int, in type: ObjectBase.Type) {
+    @usableFromInline func record(offset: Int, in type: ObjectBase.Type) {
         let info = ClassInfo.known(type)
         guard let property = info.properties.first(where: { $0.offset == offset }) else {
             preconditionFailure("Could not find the property of '\(info.className)' at offset \(offset)")

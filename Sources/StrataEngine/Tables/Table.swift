@@ -206,24 +206,28 @@ package struct Table: Sendable {
     /// - Complexity: O(log n + count).
     package func objects(from position: Int, count: Int) -> [ObjectKey] { rows.keys(from: position, count: count) }
 
-    /// The objects after `object` in key order, with their rows, whole leaves at a time until
-    /// there are at least `count` (or none are left): the next batch of an iteration that reads
-    /// the rows too. Each leaf is read once, even through a full cache, and the next batch starts
-    /// in the leaf after this one's last (the walk searches from the key after `object`).
+    /// The objects after `object` (from the first when nil) to the end of the leaf that holds the
+    /// first of them, with their rows, borrowed from the leaf (the slices hold its arrays; the leaf
+    /// is read once, through a full cache without keeping it); empty after the last object. The
+    /// next batch of an iteration that reads the rows too: the rows are neither copied nor
+    /// retained one by one.
     ///
-    /// - Complexity: O(log n + the objects returned).
-    package func objectsAndRows(after object: ObjectKey, count: Int) -> (objects: [ObjectKey], rows: [Row?]) {
-        var objects: [ObjectKey] = [], found: [Row?] = []
-        guard count > 0, object.rawValue < Int64.max else { return (objects, found) }
-        objects.reserveCapacity(count)
-        found.reserveCapacity(count)
-        rows.forEachLeaf(from: ObjectKey(object.rawValue + 1)) { keys, rows in
-            objects.append(contentsOf: keys)
-            // Copying a row out retains it: the first touch of its storage, prefetched.
-            rows.withUnsafeBufferPointer { rows in Row.forEachIndex(prefetching: rows) { found.append(rows[$0]) } }
-            return objects.count < count
+    /// - Complexity: O(log n).
+    package func leafOfObjects(after object: ObjectKey?) -> (objects: ArraySlice<ObjectKey>, rows: ArraySlice<Row>) {
+        var leaf: (objects: ArraySlice<ObjectKey>, rows: ArraySlice<Row>) = ([], [])
+        let bound: ObjectKey
+        if let object {
+            guard object.rawValue < Int64.max else { return leaf }
+            bound = ObjectKey(object.rawValue + 1)
+        } else {
+            bound = ObjectKey(Int64.min)
         }
-        return (objects, found)
+        rows.forEachLeaf(from: bound) { keys, rows in
+            guard !keys.isEmpty else { return true }
+            leaf = (keys, rows)
+            return false
+        }
+        return leaf
     }
 
     /// Whether `other` is this table at the same version: a copy of it that nothing changed
