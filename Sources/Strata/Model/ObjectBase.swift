@@ -107,12 +107,9 @@ open class ObjectBase: CustomStringConvertible {
             let column = boundColumns.unsafelyUnwrapped[property]
             if column >= 0 {
                 // In place: copying the cached row out would retain and release its storage.
-                let value = if let borrowedRow {
-                    Row.value(at: borrowedRow, column: column)
-                } else {
-                    withUnsafePointer(to: &cachedRow) { cached in
-                        UnsafeRawPointer(cached).withMemoryRebound(to: Row.self, capacity: 1) { Row.value(at: $0, column: column) }
-                    }
+                // One read for both places the row may be (the getter stays small enough to inline).
+                let value = withUnsafePointer(to: &cachedRow) { cached in
+                    Row.value(at: borrowedRow ?? UnsafeRawPointer(cached).assumingMemoryBound(to: Row.self), column: column)
                 }
                 return V._rlmFromStored(value, _ReadContext(unretained: boundRealm.unsafelyUnwrapped, table: boundTable,
                                                             object: boundKey, column: column))

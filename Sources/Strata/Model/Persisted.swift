@@ -92,6 +92,7 @@ public struct Persisted<Value: _Persistable> {
             // Bound storage means a managed object (`bind(to:)` sets both, and nothing unbinds).
             let property = object[keyPath: storageKeyPath].managedProperty
             if property >= 0 { return object.readManaged(property: property, as: Value.self) }
+            if object.tracer == nil, case .unmanaged(let value) = object[keyPath: storageKeyPath].state { return value }
             // No access to the storage spans a call (its offset is taken and the access ends; the
             // slow path reaches the storage from the object's address, outside any access, and the
             // setter swaps the new state in): the optimizer can then prove that no access overlaps
@@ -116,8 +117,9 @@ public struct Persisted<Value: _Persistable> {
 
     /// The slow paths of the subscript: unmanaged objects without a value yet, and key-path
     /// tracing. The property's storage is at `offset` in `object`. Specialized in the model's
-    /// module (an unmanaged read costs one call) but never inlined into the getter, which must
-    /// stay small to be inlined into its callers.
+    /// module but never inlined into the getter, which stays small enough to be inlined into its
+    /// callers. (Measured: with the unmanaged value's test above left to this function too, the
+    /// optimizer stopped inlining the getter into a loop reading an `Int`: 4.3 → 7.1 ns a read.)
     @inlinable @inline(never)
     static func unmanagedGet(_ object: ObjectBase, offset: Int) -> Value {
         precondition(object.handle == nil, "a managed object's property was not bound to its column")
