@@ -324,14 +324,27 @@ extension Realm {
         }
         guard let table else { return nil }
         let keyAccessor = info.properties[primaryKey].accessor
-        let context = _WriteContext(realm: self, update: .error)
-        guard let stored = keyAccessor.storedValue(ofExactType: key, context)
-            ?? ObjectHandle.stored(Self.unwrapped(key), as: keyAccessor.valueType, context) else {
+        guard let stored = Self.storedInteger(key, ofType: keyAccessor.valueType) ?? {
+            let context = _WriteContext(realm: self, update: .error)
+            return keyAccessor.storedValue(ofExactType: key, context)
+                ?? ObjectHandle.stored(Self.unwrapped(key), as: keyAccessor.valueType, context)
+        }() else {
             preconditionFailure("Invalid value '\(key)' of type '\(KeyType.self)' for '\(info.className)' primary key")
         }
         let tableKey = table.key
         guard let object = withReadSnapshot({ $0.object(forPrimaryKey: stored, inTable: tableKey) }) else { return nil }
         return accessor(type, table: table, key: object)
+    }
+
+    /// `key` as an int column stores it, when it is an `Int` or an `Int64` and `type`, the primary
+    /// key's type, is its own: the common primary-key lookup, without the generic conversion's
+    /// calls through the key's witness tables (about a tenth of a lookup at 100k rows).
+    @inline(__always)
+    private static func storedInteger<Key>(_ key: Key, ofType type: any _Persistable.Type) -> StrataEngine.Value? {
+        guard type == Key.self else { return nil }
+        if Key.self == Int.self { return .int(Int64(unsafeBitCast(key, to: Int.self))) }
+        if Key.self == Int64.self { return .int(unsafeBitCast(key, to: Int64.self)) }
+        return nil
     }
 
     /// `value`, with an optional's `nil` as `NSNull` so loose conversion sees a null.

@@ -30,8 +30,10 @@ final class RealmState {
     }
     /// The entry of `tableInfos` that `Realm.tableInfo(ofType:)` found last, and its class: a
     /// lookup of the same class again (a primary-key lookup, `objects(_:)`) skips hashing. Never
-    /// set on a frozen state, which threads share.
-    var lastTableInfo: (type: ObjectIdentifier, table: TableInfo)?
+    /// set on a frozen state, which threads share. No dynamic exclusivity check (about 10 ns of a
+    /// primary-key lookup): the state is confined to its Realm's thread, a frozen one is only
+    /// read, and no access to the field spans a call.
+    @exclusivity(unchecked) var lastTableInfo: (type: ObjectIdentifier, table: TableInfo)?
     /// The model classes the Realm opened with (its schema).
     var schemaClasses: [ClassInfo] = []
     /// `Realm.observe` blocks, in registration order.
