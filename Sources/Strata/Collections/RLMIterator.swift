@@ -277,7 +277,7 @@ private final class RowBatch {
     /// through every object, with its rows; otherwise a batch of keys from `position`.
     private func move(to position: Int) {
         walkedRows = []
-        if case .table(let table) = rows, position == 0 || position == start + keys.count {
+        if case .table(let table) = rows, position == 0 || (position == start + keys.count && !keys.isEmpty) {
             (keys, walkedRows) = table.leafOfObjects(after: position == 0 ? nil : keys.last)
         }
         if walkedRows.isEmpty { keys = rows.keys(from: position, count: Self.size)[...] }
