@@ -13,15 +13,15 @@ package struct TableResultsComputer: ChangeComputer {
     /// The state: the ordered matches at a version.
     package struct Matches: Sendable {
         let query: CompiledQuery
-        let ordered: SortedTree<ResultEntry, Void>
+        let ordered: SortedTree<OrderedMatch, Void>
         /// The number of matches.
         package var count: Int { ordered.count }
         /// The matching objects in order.
-        package var keys: [ObjectKey] { ordered.keys.map(\.key) }
+        package var keys: [ObjectKey] { ordered.matchedObjects }
         /// The match at `index`.
         ///
         /// - Complexity: O(log n).
-        package func key(at index: Int) -> ObjectKey { ordered.element(at: index).key.key }
+        package func key(at index: Int) -> ObjectKey { ordered.matchedObject(at: index) }
     }
 
     let parsed: ParsedQuery
@@ -47,11 +47,11 @@ package struct TableResultsComputer: ChangeComputer {
     package func initialState(at snapshot: Snapshot) -> Matches? {
         guard let table = snapshot.tableKey(named: tableName),
               let query = try? CompiledQuery(parsed, snapshot: snapshot, table: table) else { return nil }
-        var ordered = SortedTree<ResultEntry, Void>()
+        var ordered = SortedTree<OrderedMatch, Void>()
         let ascending = query.sortAscending
         for key in query.run(on: snapshot) {
-            ordered.updateValue((), forKey: ResultEntry(key: key, sortValues: query.sortValues(of: key, in: snapshot),
-                                                        ascending: ascending))
+            ordered.insertMatch(OrderedMatch(key: key, sortValues: query.sortValues(of: key, in: snapshot),
+                                             ascending: ascending))
         }
         return Matches(query: query, ordered: ordered)
     }
@@ -76,19 +76,19 @@ package struct TableResultsComputer: ChangeComputer {
         let ascending = query.sortAscending
         var ordered = state.ordered
         // Old and new entries of every candidate.
-        var before: [ObjectKey: ResultEntry] = [:]
-        var after: [ObjectKey: ResultEntry] = [:]
+        var before: [ObjectKey: OrderedMatch] = [:]
+        var after: [ObjectKey: OrderedMatch] = [:]
         for key in candidates {
             if old.table(table)?.contains(key) == true {
-                let entry = ResultEntry(key: key, sortValues: query.sortValues(of: key, in: old), ascending: ascending)
-                if state.ordered.contains(entry) { before[key] = entry }
+                let entry = OrderedMatch(key: key, sortValues: query.sortValues(of: key, in: old), ascending: ascending)
+                if state.ordered.containsMatch(entry) { before[key] = entry }
             }
             if query.matches(key, in: new) {
-                after[key] = ResultEntry(key: key, sortValues: query.sortValues(of: key, in: new), ascending: ascending)
+                after[key] = OrderedMatch(key: key, sortValues: query.sortValues(of: key, in: new), ascending: ascending)
             }
         }
-        for entry in before.values { ordered.removeValue(forKey: entry) }
-        for entry in after.values { ordered.updateValue((), forKey: entry) }
+        for entry in before.values { ordered.removeMatch(entry) }
+        for entry in after.values { ordered.insertMatch(entry) }
 
         let change = Self.changeSet(before: before, after: after, old: state.ordered, new: ordered,
                                     modifiedKeys: modified) { key in
@@ -96,8 +96,8 @@ package struct TableResultsComputer: ChangeComputer {
             // the query does not read) leaves it in place.
             guard modified.contains(key) else { return nil }
             if candidates.contains(key) { return .candidate }
-            let entry = ResultEntry(key: key, sortValues: query.sortValues(of: key, in: old), ascending: ascending)
-            return state.ordered.index(of: entry).map(ModifiedObject.inPlace)
+            let entry = OrderedMatch(key: key, sortValues: query.sortValues(of: key, in: old), ascending: ascending)
+            return state.ordered.indexOfMatch(entry).map(ModifiedObject.inPlace)
         }
         let next = Matches(query: query, ordered: ordered)
         return (next, change.isEmpty ? nil : change)
@@ -109,16 +109,16 @@ package struct TableResultsComputer: ChangeComputer {
     /// untouched objects changed (or, among candidates sharing a gap between untouched objects,
     /// they fall outside a longest run in unchanged order): those are reported as moves.
     static func changeSet(
-        before: [ObjectKey: ResultEntry], after: [ObjectKey: ResultEntry],
-        old: SortedTree<ResultEntry, Void>, new: SortedTree<ResultEntry, Void>,
+        before: [ObjectKey: OrderedMatch], after: [ObjectKey: OrderedMatch],
+        old: SortedTree<OrderedMatch, Void>, new: SortedTree<OrderedMatch, Void>,
         modifiedKeys: Set<ObjectKey>, modification: (ObjectKey) -> ModifiedObject?
     ) -> CollectionChangeSet {
         var deletions: [Int] = []
         var insertions: [Int] = []
         var modifications: [Int] = []
         // Old ranks of candidates, and how many candidates precede each in each order.
-        let oldRanks = before.mapValues { old.rank(of: $0) }
-        let newRanks = after.mapValues { new.rank(of: $0) }
+        let oldRanks = before.mapValues { old.rankOfMatch($0) }
+        let newRanks = after.mapValues { new.rankOfMatch($0) }
         let oldSorted = oldRanks.sorted { $0.value < $1.value }
         let newSorted = newRanks.sorted { $0.value < $1.value }
         var oldGap: [ObjectKey: Int] = [:]
@@ -178,25 +178,4 @@ enum ModifiedObject {
     case candidate
     /// It was not re-evaluated and sits at this old index.
     case inPlace(Int)
-}
-
-/// One match of a sorted query: its sort values, then its key as the tie-break (the order
-/// ``CompiledQuery/run(on:base:)`` returns).
-struct ResultEntry: Comparable, Sendable {
-    let key: ObjectKey
-    let sortValues: [Value]
-    /// The sort descriptors' directions (shared by every entry of one query).
-    let ascending: [Bool]
-
-    static func < (lhs: ResultEntry, rhs: ResultEntry) -> Bool {
-        for index in lhs.sortValues.indices {
-            let order = lhs.sortValues[index].compare(rhs.sortValues[index])
-            if order != 0 { return lhs.ascending[index] ? order < 0 : order > 0 }
-        }
-        return lhs.key < rhs.key
-    }
-
-    static func == (lhs: ResultEntry, rhs: ResultEntry) -> Bool {
-        lhs.key == rhs.key && lhs.sortValues.indices.allSatisfy { lhs.sortValues[$0].compare(rhs.sortValues[$0]) == 0 }
-    }
 }
