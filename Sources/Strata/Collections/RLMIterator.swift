@@ -175,7 +175,7 @@ final class ObjectReader {
         guard recycles else {
             let (key, row, readKey) = batch.entry(at: position, realm: realm)
             let object = realm.accessor(objectType, table: table, key: key)
-            if let row { object.cacheRow(row.pointee, at: readKey) }
+            if let row { object.cacheRow(Row.copy(at: row), at: readKey) }
             return object
         }
         // First, as the batch may move on: the last accessor is rebound, or holds its row if kept.

@@ -177,7 +177,7 @@ open class ObjectBase: CustomStringConvertible {
     /// lent it lets go of it.
     final func holdBorrowedRow() {
         guard let row = borrowedRow else { return }
-        cachedRow = row.pointee
+        cachedRow = Row.copy(at: row)
         borrowedRow = nil
     }
 

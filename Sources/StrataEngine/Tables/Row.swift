@@ -180,6 +180,14 @@ extension Row {
         return withValues(at: row) { $0[column] }.unsafelyUnwrapped
     }
 
+    /// A copy of the row stored at `row`, loaded as raw memory: `row` may point into an array of
+    /// `Row?` (a row that is there has the same layout, `RowLayoutTests`), which a typed read
+    /// through a `Row` pointer would access as a type it is not bound to.
+    @inlinable @inline(__always)
+    public static func copy(at row: UnsafePointer<Row>) -> Row {
+        UnsafeRawPointer(row).load(as: Row.self)
+    }
+
     /// How many rows ahead of the one it tests a scan prefetches (see ``prefetch(at:)``).
     /// Six rows of a hundred-odd bytes each: far enough to cover a miss's latency at a test's
     /// cost of some 10 ns, near enough to stay inside one leaf most of the time. Measured on W4(a)'s
