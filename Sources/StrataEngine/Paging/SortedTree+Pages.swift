@@ -119,7 +119,7 @@ extension SortedTree {
     /// leaf is to be written whole: it has no base, the base no longer stands for its page as the
     /// previous checkpoint left it (a checkpoint since replaced it, a compaction replaced the file,
     /// or the delta directory disagrees), the previous delta cannot be read, or the delta would
-    /// pass ``wholeLeafThreshold(image:delta:changes:)`` (or a quarter of the image's pages). A
+    /// pass ``wholeLeafThreshold(image:growth:)`` (or a quarter of the image's pages). A
     /// delta of more than ``smallDeltaBytes`` is measured against the image, which is left in
     /// `image` for the whole write.
     private static func writeDelta<Coding: TreeEntryCoding>(
