@@ -298,7 +298,7 @@ extension Realm {
     var readGeneration: ReadGeneration {
         if let transaction {
             return ReadGeneration(version: transaction.baseVersion, transaction: ObjectIdentifier(transaction),
-                                  instructions: transaction.instructions.count)
+                                  instructions: transaction.instructionCount)
         }
         return ReadGeneration(version: readSnapshot.version, transaction: nil, instructions: 0)
     }

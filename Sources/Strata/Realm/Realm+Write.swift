@@ -56,6 +56,9 @@ extension Realm {
             // (frozen values, other threads' Realms). Realm fails the write then.
             if state.pinned == nil || version < store.currentVersion { state.pinned = try store.pin() }
             let transaction = try store.beginWrite()
+            // A write event lists the write's instructions; the transaction otherwise keeps them
+            // encoded only.
+            transaction.keepsInstructions = isRecordingEvents
             // A commit from another thread may have landed before the lock was ours: read
             // from the version the write starts at (what the write's events compare with).
             if state.pinned?.version != transaction.baseVersion, let pin = try? store.pin(),
@@ -86,7 +89,7 @@ extension Realm {
         case .active(let transaction):
             writeState = .none
             let before = isRecordingEvents ? freeze() : nil
-            let instructions = transaction.instructions
+            let instructions = before == nil ? [] : transaction.instructions
             let version: UInt64
             do {
                 version = try transaction.commit()

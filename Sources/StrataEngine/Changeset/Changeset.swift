@@ -1,19 +1,33 @@
-/// What one commit did: its instructions and, derived from them, a per-table summary.
+/// What one commit did: its per-table summary and the instructions that edit collections, which
+/// notifications read, and, for a commit whose encoded instructions are in memory, those (see
+/// ``InstructionSpool``).
 package struct Changeset: Sendable {
     /// The version the commit produced.
     package let version: UInt64
-    /// The instructions, in the order they were applied.
-    package let instructions: [Instruction]
     /// The per-table summary of the instructions.
     package let summary: ChangesetSummary
+    /// The instructions that edit collections (``Instruction/editsCollection``), in the order
+    /// they were applied.
+    package let collectionEdits: [Instruction]
+    /// Every instruction, encoded; nil for a large commit whose instructions went to a scratch
+    /// file (a changeset kept for notifications does not hold a file open).
+    private let encoded: SpooledInstructions?
 
-    /// Creates a changeset, deriving its summary.
-    ///
-    /// - Complexity: O(instructions).
-    package init(version: UInt64, instructions: [Instruction]) {
+    init(version: UInt64, summary: ChangesetSummary, collectionEdits: [Instruction], spooled: SpooledInstructions) {
         self.version = version
-        self.instructions = instructions
-        summary = ChangesetSummary(instructions)
+        self.summary = summary
+        self.collectionEdits = collectionEdits
+        encoded = spooled.isInMemory ? spooled : nil
+    }
+
+    /// Every instruction, in the order they were applied, decoded (for inspection: a commit
+    /// keeps them encoded); nil for a large commit whose instructions went to a scratch file.
+    package var instructions: [Instruction]? {
+        encoded.map { encoded in
+            do { return try encoded.decoded() } catch {
+                preconditionFailure("a commit's instructions, encoded in memory, do not decode: \(error)")
+            }
+        }
     }
 }
 
@@ -52,7 +66,8 @@ package struct ChangesetSummary: Sendable, Equatable {
     /// The changes to `table`, empty when it did not change.
     package subscript(table: TableKey) -> TableChangeSummary { tables[table] ?? TableChangeSummary() }
 
-    private mutating func record(_ instruction: Instruction) {
+    /// Adds what `instruction`, the next one of the commit, changed.
+    mutating func record(_ instruction: Instruction) {
         let table = instruction.table
         switch instruction {
         case .removeColumn(_, let column):

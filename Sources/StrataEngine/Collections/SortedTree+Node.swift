@@ -477,18 +477,24 @@ extension SortedTree {
         }
 
         /// Makes this leaf of rows hold them packed in one ``RowBlock``, as a checkpoint or a read of
-        /// its page leaves them, unless they are already (judged by the first and last rows: a leaf
-        /// with a changed row between them stays as it is until the next checkpoint) or an access
-        /// holds the leaf (see ``replaceResidentValues(requiringPaged:_:)``).
+        /// its page leaves them, unless they are already (every row in one block, in order) or an
+        /// access holds the leaf (see ``replaceResidentValues(requiringPaged:_:)``).
         func packRows() {
             // A leaf not in memory is packed by its read (and a scan through a full cache reads
             // it without keeping it).
             let resident = NodeState.resident | NodeState.kindKnown
             guard state.load(ordering: .acquiring) & resident == resident else { return }
             let alreadyPacked: Bool = withContents {
-                guard let first = storedValues.first as? Row, let last = storedValues.last as? Row,
-                      let block = first.block else { return storedValues.isEmpty }
-                return last.block === block && block.count == storedValues.count
+                guard let first = storedValues.first as? Row, let block = first.block,
+                      block.count == storedValues.count else { return storedValues.isEmpty }
+                // Every row, not only the first and last: a leaf packed as a transaction filled it
+                // (or by a checkpoint) and then changed in the middle is packed again.
+                return unsafeBitCast(storedValues, to: [Row].self).withUnsafeBufferPointer { rows in
+                    for position in rows.indices where rows[position].block !== block || rows[position].position != position {
+                        return false
+                    }
+                    return true
+                }
             }
             guard !alreadyPacked else { return }
             replaceResidentValues(requiringPaged: false, Self.repackedRows)

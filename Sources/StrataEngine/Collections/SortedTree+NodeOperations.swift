@@ -108,9 +108,16 @@ extension SortedTree.Node {
     }
 
     /// Splits an overflowing leaf in half, or keeps it full if the insertion was at its end.
+    ///
+    /// A full leaf of rows left behind by an insertion at its end (objects created in key order,
+    /// as a transaction creates them) gets its rows packed in one ``RowBlock``: the next
+    /// insertions go to the new leaf, and packed rows take about half the memory of rows of their
+    /// own (a transaction keeps its rows only there: its instructions are encoded as they are
+    /// recorded, see ``InstructionSpool``).
     private func splitLeaf(insertedAt index: Int) -> (separator: Key, right: SortedTree.Node) {
         let total = ownKeys.count
-        let mid = index == total - 1 ? total - 1 : total / 2
+        let atEnd = index == total - 1
+        let mid = atEnd ? total - 1 : total / 2
         let capacity = SortedTree.leafCapacity + 1
         let right = SortedTree.Node(
             isLeaf: true, count: total - mid,
@@ -120,6 +127,7 @@ extension SortedTree.Node {
         ownKeys.removeSubrange(mid...)
         ownValues.removeSubrange(mid...)
         count = mid
+        if atEnd, Value.self == Row.self, let packed = SortedTree.Node.repackedRows(ownValues) { ownValues = packed }
         return (right.keys[0], right)
     }
 

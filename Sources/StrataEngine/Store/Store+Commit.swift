@@ -4,7 +4,7 @@ import StrataSupport
 extension Store {
     /// A commit whose record is in the log (and, unless it must wait for a sync, published).
     ///
-    /// ``WriteTransaction/commit()`` is ``log(snapshot:instructions:)`` then
+    /// ``WriteTransaction/commit()`` is ``log(snapshot:spool:)`` then
     /// ``waitUntilDurable(_:)``. The record is appended under the write gate (so log order is
     /// commit order). With `.normal` durability, or in memory, the new version is published
     /// before the gate is released. With `.full`, the gate is released first and the commit
@@ -18,27 +18,39 @@ extension Store {
 
     /// The first half of a commit, called with the write gate held: appends the record and
     /// releases the gate. The commit is not acknowledged until ``waitUntilDurable(_:)`` returns.
-    func log(snapshot: Snapshot, instructions: [Instruction]) throws -> LoggedCommit {
-        guard !instructions.isEmpty else {
+    ///
+    /// A record whose encoded instructions are all in memory goes to the log in one write; a
+    /// large one's is streamed from its scratch file (see ``InstructionSpool``). A failure to
+    /// read the scratch file back or to write the log poisons the store, as any failed append.
+    func log(snapshot: Snapshot, spool: consuming InstructionSpool) throws -> LoggedCommit {
+        guard spool.count > 0 else {
             endWrite()
             return LoggedCommit(version: snapshot.version, needsSync: false)
         }
         let version = writerHead.version + 1
         var next = snapshot
         next.version = version
-        let changeset = Changeset(version: version, instructions: instructions)
+        let summary = spool.summary, collectionEdits = spool.collectionEdits
+        let spooled = spool.finish()
+        let changeset = Changeset(version: version, summary: summary, collectionEdits: collectionEdits, spooled: spooled)
 
         if let files {
-            var record = LogRecord.makeWriter(capacity: instructions.count * 32)
-            record.write(instructions)
-            guard record.count - LogRecord.headerSize <= maximumCommitPayload else {
+            guard spooled.payloadLength <= maximumCommitPayload else {
                 endWrite()
-                throw StrataError(.invalidInput, "the transaction encodes to \(record.count) bytes; one commit "
+                throw StrataError(.invalidInput, "the transaction encodes to \(spooled.payloadLength) bytes; one commit "
                                   + "holds at most \(maximumCommitPayload) bytes")
             }
-            LogRecord.seal(&record, version: version)
             do {
-                try files.log.append(record.takeBytes())
+                if spooled.isInMemory {
+                    var record = LogRecord.makeWriter(capacity: spooled.payloadLength)
+                    spooled.write(to: &record)
+                    LogRecord.seal(&record, version: version)
+                    try files.log.append(record.takeBytes())
+                } else {
+                    try files.log.append(version: version, payloadLength: spooled.payloadLength) { sink in
+                        try spooled.forEachPiece(sink)
+                    }
+                }
             } catch {
                 poison(with: error)
                 endWrite()

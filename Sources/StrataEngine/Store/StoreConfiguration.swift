@@ -45,6 +45,11 @@ package struct StoreConfiguration: Sendable, Hashable {
     /// The default ``cacheSize``: 256 MiB.
     package static let defaultCacheSize = 256 << 20
 
+    /// How many bytes of encoded instructions a write transaction keeps in memory before it moves
+    /// them to a scratch file (see ``InstructionSpool``); also the size of the pieces its commit
+    /// streams into the log. 1 MiB by default.
+    package var instructionSpoolBytes = 1 << 20
+
     /// Creates a configuration.
     package init(
         location: Location, durability: Durability = .full, maximumNumberOfActiveVersions: Int? = nil,

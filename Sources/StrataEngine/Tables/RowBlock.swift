@@ -12,10 +12,11 @@ import CStrataPrefetch
 /// `Value` per number): a million rows of the scale series' model take about a quarter less once
 /// read.
 ///
-/// Rows a transaction writes stay rows of their own until the next checkpoint, or until a query
-/// of a published snapshot scans their leaf (``SortedTree/forEachLeaf(packingRows:_:)``): packing
-/// them as a leaf fills would hold them twice until the transaction commits (its instructions
-/// share the rows' arrays).
+/// Rows a transaction writes stay rows of their own until the next checkpoint, until a query of a
+/// published snapshot scans their leaf (``SortedTree/forEachLeaf(packingRows:_:)``), or, for
+/// objects created in key order, until their leaf is full and the next object starts a new one
+/// (see `splitLeaf(insertedAt:)`; the transaction's instructions are encoded as they are recorded
+/// and hold no rows).
 ///
 /// A block never changes once made: changing a row of it gives that row its own values again
 /// (``Row/subscript(_:)``), and the block lives as long as any of its rows does.

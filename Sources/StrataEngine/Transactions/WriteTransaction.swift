@@ -17,8 +17,8 @@ package final class WriteTransaction {
     // The transaction is confined to its writer (one thread at a time), and no access to these
     // two fields spans a call that reaches them again, so they skip dynamic exclusivity checks.
     @exclusivity(unchecked) package private(set) var snapshot: Snapshot
-    /// The instructions applied so far.
-    @exclusivity(unchecked) package private(set) var instructions: [Instruction] = []
+    /// The instructions applied so far, encoded as the commit's log record holds them.
+    @exclusivity(unchecked) private var spool: InstructionSpool
     /// Bumped for every instruction applied: the owning Realm's ``ChangeCounter``, so that row
     /// caches of its objects see the transaction's changes.
     package var changeCounter: ChangeCounter?
@@ -31,6 +31,33 @@ package final class WriteTransaction {
         self.store = store
         snapshot = base
         baseVersion = base.version
+        spool = InstructionSpool(spillingInto: store.files.map { Self.directory(of: $0.path) },
+                                 chunkBytes: store.configuration.instructionSpoolBytes)
+    }
+
+    /// The directory holding the file at `path`.
+    private static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The number of instructions applied so far.
+    package var instructionCount: Int { spool.count }
+
+    /// The number of bytes of encoded instructions moved to the transaction's scratch file so far
+    /// (0 while they fit in memory, see ``InstructionSpool``).
+    package var spooledBytes: UInt64 { spool.spilledBytes }
+
+    /// The instructions applied so far, decoded (for inspection: the transaction keeps them
+    /// encoded, see ``InstructionSpool``). Traps when a large transaction's scratch file cannot be
+    /// read back.
+    package var instructions: [Instruction] { spool.decodedForInspection() }
+
+    /// Whether the transaction also keeps its instructions decoded, for ``instructions`` after
+    /// the commit (a Realm recording write events reads them). Set before the first instruction.
+    package var keepsInstructions: Bool {
+        get { spool.keepingInstructions }
+        set { spool.keepingInstructions = newValue }
     }
 
     deinit {
@@ -61,7 +88,7 @@ package final class WriteTransaction {
     func logCommit() throws -> Store.LoggedCommit {
         try requireOpen()
         isOpen = false
-        return try store.log(snapshot: snapshot, instructions: instructions)
+        return try store.log(snapshot: snapshot, spool: spool)
     }
 
     /// Discards every change and ends the transaction. Does nothing if it already ended.
@@ -100,7 +127,7 @@ package final class WriteTransaction {
 
     /// Records an instruction already applied to ``snapshot``.
     private func recordApplied(_ instruction: consuming Instruction) {
-        instructions.append(instruction)
+        spool.append(instruction)
         changeCounter?.increment()
     }
 

@@ -21,7 +21,7 @@ package struct CombinedChanges: Sendable {
     /// Merges `changesets` (consecutive, oldest first), or marks the changes unknown when they are
     /// nil.
     ///
-    /// - Complexity: O(instructions).
+    /// - Complexity: O(changed objects + collection edits).
     package init(_ changesets: [Changeset]?, from: UInt64, to: UInt64) {
         fromVersion = from
         toVersion = to
@@ -34,15 +34,10 @@ package struct CombinedChanges: Sendable {
                 if summary.schemaChanged { requiresFullComparison = true }
                 tables[table, default: TableChanges()].merge(summary)
             }
-            for instruction in changeset.instructions {
+            for instruction in changeset.collectionEdits {
                 switch instruction {
-                case .list(let path, _), .set(let path, _), .dictionary(let path, _):
+                case .list(let path, _), .set(let path, _), .dictionary(let path, _), .setValue(let path, _):
                     collectionEdits[path, default: []].append(instruction)
-                case .setValue(let path, let value):
-                    switch value {
-                    case .list, .set, .dictionary: collectionEdits[path, default: []].append(instruction)
-                    default: break
-                    }
                 default: break
                 }
             }

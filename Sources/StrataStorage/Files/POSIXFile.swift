@@ -16,6 +16,9 @@ package final class POSIXFile: @unchecked Sendable {
     /// The path the file was opened with.
     package let path: String
     private let descriptor: Int32
+    /// Whether writes are reported to ``StorageFaults`` observers (the power-loss simulator):
+    /// false for a scratch file, which no crash state contains.
+    private let isObserved: Bool
 
     /// How to open a file.
     package enum Mode: Sendable {
@@ -51,7 +54,45 @@ package final class POSIXFile: @unchecked Sendable {
                               "cannot open file: \(String(cString: strerror(code)))", path: path, errno: code)
         }
         descriptor = fd
+        isObserved = true
         if mode != .readOnly { StorageFaults.shared.observe(.opened(path: path, truncated: mode == .truncate)) }
+    }
+
+    /// A new scratch file in `directory`: a file with no name (`O_TMPFILE`; on a file system
+    /// without it, a uniquely named file removed at once), read and written by this process only
+    /// and gone when closed. Its writes still go through ``StorageFaults`` rules (tests make them
+    /// fail) but are not reported to observers: no crash state holds a scratch file.
+    ///
+    /// - Throws: ``StrataError/Code/fileAccess`` when the file cannot be made.
+    package static func scratch(in directory: String) throws -> POSIXFile {
+        let label = directory + "/(scratch)"
+        if case .fail(let code)? = StorageFaults.shared.fault(for: .open, path: label) {
+            throw StorageFaults.injectedError("open", errno: code, path: label)
+        }
+        // `O_TMPFILE` is a macro Swift does not import: `__O_TMPFILE` (the same bit on every Linux
+        // architecture Swift runs on) with `O_DIRECTORY`.
+        let temporaryFile: Int32 = 0o2000_0000 | O_DIRECTORY
+        var fd = open(directory, O_RDWR | temporaryFile | O_CLOEXEC, 0o600)
+        if fd < 0, Glibc.errno == EOPNOTSUPP || Glibc.errno == EISDIR || Glibc.errno == EINVAL {
+            var template = Array((directory + "/.strata-scratch-XXXXXX").utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            if fd >= 0 {
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+                template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            }
+        }
+        guard fd >= 0 else {
+            let code = Glibc.errno
+            throw StrataError(.fileAccess, "cannot make a scratch file: \(String(cString: strerror(code)))",
+                              path: label, errno: code)
+        }
+        return POSIXFile(label: label, descriptor: fd)
+    }
+
+    private init(label: String, descriptor: Int32) {
+        path = label
+        self.descriptor = descriptor
+        isObserved = false
     }
 
     deinit { close(descriptor) }
@@ -100,11 +141,13 @@ package final class POSIXFile: @unchecked Sendable {
             }
             done += written
             if let code = failAfterFirst {
-                StorageFaults.shared.observe(.wrote(path: path, offset: offset, bytes: Array(bytes[..<done])))
+                if isObserved {
+                    StorageFaults.shared.observe(.wrote(path: path, offset: offset, bytes: Array(bytes[..<done])))
+                }
                 throw StorageFaults.injectedError("write", errno: code, path: path, offset: offset + UInt64(done))
             }
         }
-        StorageFaults.shared.observe(.wrote(path: path, offset: offset, bytes: Array(bytes)))
+        if isObserved { StorageFaults.shared.observe(.wrote(path: path, offset: offset, bytes: Array(bytes))) }
     }
 
     /// Writes all of `bytes` at `offset`.

@@ -91,6 +91,42 @@ package final class CommitLog: Sendable {
         }
     }
 
+    /// Appends one record whose `payloadLength`-byte payload `writePayload` produces in pieces,
+    /// handing each to the sink it is given, in order: a large commit's record is never whole in
+    /// memory. The pieces are written after the header's place and the header last, once the
+    /// payload's checksum is known; until then the bytes past the log's end are no record (a crash
+    /// leaves a torn tail, which recovery drops, and the next append writes over them).
+    ///
+    /// - Throws: what `writePayload` throws, a write failure, or ``StrataError/Code/poisoned``;
+    ///   nothing is appended then.
+    package func append(
+        version: UInt64, payloadLength: Int,
+        writePayload: (_ sink: (UnsafeRawBufferPointer) throws -> Void) throws -> Void
+    ) throws {
+        try poison.check()
+        let (file, offset, chain) = current.withLockedValue { ($0.file, $0.appendOffset, $0.chain) }
+        var position = offset + UInt64(LogRecord.headerSize)
+        var checksum: UInt32 = 0
+        try writePayload { piece in
+            checksum = CRC32C.checksum(piece, seed: checksum)
+            try file.write(piece, at: position)
+            position += UInt64(piece.count)
+        }
+        let written = Int(position - offset) - LogRecord.headerSize
+        precondition(written == payloadLength, "CommitLog.append: the payload wrote \(written) of \(payloadLength) bytes")
+        let header = LogRecord.encodeHeader(payloadLength: payloadLength, version: version, payloadCRC: checksum,
+                                            chain: chain)
+        try file.write(header, at: offset)
+        let nextChain = header.withUnsafeBytes {
+            UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
+        }
+        current.withLockedValue {
+            $0.appendOffset = position
+            $0.lastVersion = version
+            $0.chain = nextChain
+        }
+    }
+
     /// The ``StrataError/Code/poisoned`` error every later sync, append and rotation throws, once
     /// a sync (or a rotation) has failed.
     package var failure: StrataError? { poison.error }

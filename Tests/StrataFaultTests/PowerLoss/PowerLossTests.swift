@@ -58,6 +58,23 @@ struct PowerLossTests {
         #expect(report.failures.isEmpty, "\(report.summary); first: \(report.failures.first ?? "")")
     }
 
+    @Test("the workload's large commit is spooled to a scratch file, so the traces hold streamed log records")
+    func largeCommitIsSpooled() throws {
+        try withTemporaryDirectory(prefix: "strata-powerloss") { directory in
+            var configuration = StoreConfiguration.file(directory.file("store.strata"), durability: .normal)
+            configuration.instructionSpoolBytes = Ledger.largeCommitSpoolBytes
+            let store = try Store.open(configuration)
+            try Ledger.createTables(in: store)
+            let tx = try store.beginWrite()
+            try Ledger.write(20_999, in: tx)
+            #expect(Ledger.isLarge(20_999))
+            #expect(tx.spooledBytes >= UInt64(Ledger.largeCommitSpoolBytes))
+            try tx.commit()
+            #expect(Ledger.contents(of: store.currentSnapshot).commits == [Ledger.schemaCommit, 20_999])
+            #expect(Ledger.contents(of: store.currentSnapshot).problems.isEmpty)
+        }
+    }
+
     @Test("the check catches lost commits: a .normal trace judged by the .full rule loses acknowledged commits")
     func checkCatchesLostCommits() throws {
         let seed = SeededRandom.seedFromEnvironment()

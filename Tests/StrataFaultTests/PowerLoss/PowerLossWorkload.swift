@@ -6,7 +6,8 @@ import StrataSupport
 /// checkpoint threshold, so the trace holds appends, group syncs, segment rotations,
 /// checkpoints (page writes, syncs, header slot writes) and segment removals; half way through,
 /// the first thread compacts the store (a new page file written and renamed over it) while the
-/// others go on committing.
+/// others go on committing, and the second commits one large transaction (``Ledger/isLarge(_:)``)
+/// whose log record is streamed from its scratch file in several writes, the header last.
 enum PowerLossWorkload {
     static let threads = 4
     static let commitsPerThread = 40
@@ -23,13 +24,15 @@ enum PowerLossWorkload {
             do {
                 var configuration = StoreConfiguration.file(directory.file("store.strata"), durability: durability)
                 configuration.checkpointThreshold = checkpointThreshold
+                configuration.instructionSpoolBytes = Ledger.largeCommitSpoolBytes
                 let store = try Store.open(configuration)
                 released.store = store
                 try Ledger.createTables(in: store)
                 recorder.acknowledge(Ledger.schemaCommit)
                 let finished = runOnThreads(threads) { thread in
                     for index in 0..<commitsPerThread {
-                        let id = Int64(thread + 1) * 10_000 + Int64(index)
+                        let id = thread == 1 && index == commitsPerThread / 4
+                            ? Int64(thread + 1) * 10_000 + 999 : Int64(thread + 1) * 10_000 + Int64(index)
                         do {
                             try Ledger.commit(id, to: store)
                             recorder.acknowledge(id)

@@ -11,8 +11,26 @@ enum Ledger {
     /// The id of the commit that creates the two tables.
     static let schemaCommit: Int64 = 0
 
-    /// The number of `Entry` rows of commit `id`.
-    static func rowCount(_ id: Int64) -> Int { 2 + Int(id % 4) }
+    /// The number of `Entry` rows of commit `id`: 2 to 5, or ``largeRowCount`` for a large commit.
+    static func rowCount(_ id: Int64) -> Int { isLarge(id) ? largeRowCount : 2 + Int(id % 4) }
+
+    /// Whether commit `id` is a large one: ids ending in 999 (about 40 KB of instructions, more
+    /// than a store configured with ``largeCommitSpoolBytes`` keeps in memory before it spools
+    /// them to a scratch file and streams the log record from there).
+    static func isLarge(_ id: Int64) -> Bool { id % 1000 == 999 }
+
+    /// The number of `Entry` rows of a large commit.
+    static let largeRowCount = 120
+
+    /// An ``StoreConfiguration/instructionSpoolBytes`` under which a large commit is spooled in
+    /// two or three pieces.
+    static let largeCommitSpoolBytes = 16 << 10
+
+    /// The key of row `index` of commit `id`.
+    static func entryKey(_ id: Int64, _ index: Int) -> Int64 { id * entryKeysPerCommit + Int64(index) }
+
+    /// How many entry keys each commit has room for.
+    private static let entryKeysPerCommit: Int64 = 1_024
 
     /// The payload of row `index` of commit `id`: 1 to 700 bytes, so records straddle pages.
     static func payload(_ id: Int64, _ index: Int) -> String {
@@ -37,18 +55,21 @@ enum Ledger {
 
     /// Commits transaction `id` (the tables must exist).
     static func commit(_ id: Int64, to store: Store) throws {
-        try store.write { tx in
-            let commits = tx.snapshot.tableKey(named: "Commit")!
-            let entries = tx.snapshot.tableKey(named: "Entry")!
-            var updatedPrevious: Int64 = 0
-            if let previous = tx.snapshot.table(commits)?.object(forPrimaryKey: .int(id - 1)) {
-                try tx.setValue(.int(1), at: PropertyPath(table: commits, object: previous, column: 2))
-                updatedPrevious = 1
-            }
-            try tx.insertObject(into: commits, values: [.int(id), .int(Int64(rowCount(id))), .int(0), .int(updatedPrevious)])
-            for index in 0..<rowCount(id) {
-                try tx.insertObject(into: entries, values: [.int(id * 16 + Int64(index)), .int(id), .string(payload(id, index))])
-            }
+        try store.write { tx in try write(id, in: tx) }
+    }
+
+    /// Makes the changes of transaction `id` in `tx` (the tables must exist).
+    static func write(_ id: Int64, in tx: WriteTransaction) throws {
+        let commits = tx.snapshot.tableKey(named: "Commit")!
+        let entries = tx.snapshot.tableKey(named: "Entry")!
+        var updatedPrevious: Int64 = 0
+        if let previous = tx.snapshot.table(commits)?.object(forPrimaryKey: .int(id - 1)) {
+            try tx.setValue(.int(1), at: PropertyPath(table: commits, object: previous, column: 2))
+            updatedPrevious = 1
+        }
+        try tx.insertObject(into: commits, values: [.int(id), .int(Int64(rowCount(id))), .int(0), .int(updatedPrevious)])
+        for index in 0..<rowCount(id) {
+            try tx.insertObject(into: entries, values: [.int(entryKey(id, index)), .int(id), .string(payload(id, index))])
         }
     }
 
@@ -97,7 +118,7 @@ enum Ledger {
         var foundRows: [Int64: Int] = [:]
         entryTable.forEachObject { _, row in
             guard case .int(let key) = row[0], case .int(let id) = row[1], case .string(let payload) = row[2],
-                  key / 16 == id, payload == Self.payload(id, Int(key % 16)) else {
+                  key / entryKeysPerCommit == id, payload == Self.payload(id, Int(key % entryKeysPerCommit)) else {
                 result.problems.append("damaged Entry row (key \(row[0]), commit \(row[1]))")
                 return
             }
