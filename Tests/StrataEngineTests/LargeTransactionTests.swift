@@ -81,7 +81,7 @@ struct LargeTransactionTests {
         }
     }
 
-    @Test("a scratch file that cannot be made or written leaves the instructions in memory, and the commit is the same",
+    @Test("an instructions scratch file that cannot be made or written leaves them in memory, and the commit is the same",
           arguments: [StorageOperation.open, .write])
     func scratchFileFailure(operation: StorageOperation) throws {
         try withTemporaryDirectory(prefix: "strata-large-tx") { directory in
@@ -89,7 +89,7 @@ struct LargeTransactionTests {
             let configuration = StoreKind.fileFull.configuration(in: directory)
             let table = try withStore(configuration) { store in
                 let table = try store.write { tx in try tx.createTable(Self.schema) }
-                StorageFaults.shared.inject(.fail(errno: ENOSPC), on: operation, matching: directory.name + "/(scratch)",
+                StorageFaults.shared.inject(.fail(errno: ENOSPC), on: operation, matching: directory.name + "/(instructions scratch)",
                                             count: 1_000)
                 let tx = try store.beginWrite()
                 for id in 1...Self.count { _ = try tx.insertObject(into: table, values: Self.item(id)) }
@@ -121,6 +121,142 @@ struct LargeTransactionTests {
             }
             try withStore(configuration) { store in
                 #expect(Self.items(in: store.currentSnapshot, table: table) == Self.expected([1, Self.count + 1]))
+            }
+        }
+    }
+
+    // MARK: - Rows moved to the scratch file
+
+    /// A configuration of `kind` whose transactions spool past 16 KB, so a few thousand small
+    /// objects make a large transaction, with a node cache of `cacheSize` bytes.
+    static func smallSpool(_ kind: StoreKind, in directory: TemporaryDirectory, cacheSize: Int = StoreConfiguration.defaultCacheSize)
+        -> StoreConfiguration {
+        var configuration = kind.configuration(in: directory)
+        configuration.instructionSpoolBytes = 16 << 10
+        configuration.cacheSize = cacheSize
+        return configuration
+    }
+
+    /// The leaves of table `key`'s rows in `snapshot`, and how many of them are spilled.
+    static func spilledLeaves(in snapshot: Snapshot, table key: TableKey) -> (spilled: Int, leaves: Int) {
+        var spilled = 0, leaves = 0
+        func walk(_ node: SortedTree<ObjectKey, Row>.Node) {
+            if node.isSpilled { spilled += 1 }
+            if node.isSpilled || node.isLeaf {
+                leaves += 1
+                return
+            }
+            for child in node.children { walk(child) }
+        }
+        if let root = snapshot.table(key)?.rows.root { walk(root) }
+        return (spilled, leaves)
+    }
+
+    @Test("a transaction creating many objects moves the leaves it filled to a scratch file; they read, change and go as rows in memory do, before and after the commit, a checkpoint and a reopen",
+          arguments: [StoreKind.fileFull, .fileNormal])
+    func filledLeavesMoveToScratch(kind: StoreKind) throws {
+        try withTemporaryDirectory(prefix: "strata-large-tx") { directory in
+            let configuration = Self.smallSpool(kind, in: directory)
+            var expected = Self.expected(1...Self.count)
+            let table = try withStore(configuration) { store in
+                let table = try store.write { tx in try tx.createTable(Self.schema) }
+                let tx = try store.beginWrite()
+                var keys: [ObjectKey] = []
+                for id in 1...Self.count { keys.append(try tx.insertObject(into: table, values: Self.item(id))) }
+                let moved = Self.spilledLeaves(in: tx.snapshot, table: table)
+                #expect(moved.spilled >= moved.leaves - 4, "all but the last few leaves moved: \(moved)")
+                #expect(Self.items(in: tx.snapshot, table: table) == expected, "read back within the transaction")
+
+                try tx.setValue(.double(-1), at: PropertyPath(table: table, object: keys[10], column: 2))
+                try tx.eraseObject(keys[11], in: table)
+                _ = try tx.insertObject(into: table, values: Self.item(Self.count + 1))
+                expected[11]![2] = .double(-1)
+                expected[12] = nil
+                expected[Self.count + 1] = Self.item(Self.count + 1)
+                #expect(Self.items(in: tx.snapshot, table: table) == expected)
+                #expect(tx.snapshot.table(table)?.object(forPrimaryKey: .int(500)) == keys[499])
+                try tx.commit()
+
+                #expect(Self.items(in: store.currentSnapshot, table: table) == expected)
+                #expect(Self.spilledLeaves(in: store.currentSnapshot, table: table).spilled > 0)
+                try store.checkpoint()
+                #expect(Self.spilledLeaves(in: store.currentSnapshot, table: table).spilled == 0,
+                        "the checkpoint wrote every moved leaf into the page file")
+                #expect(Self.items(in: store.currentSnapshot, table: table) == expected)
+                return table
+            }
+            try withStore(configuration) { store in
+                #expect(Self.items(in: store.currentSnapshot, table: table) == expected)
+            }
+        }
+    }
+
+    @Test("leaves moved to the scratch file go through a small cache: read back, evicted and read again, on several threads at once, beside a checkpoint")
+    func movedLeavesThroughASmallCache() throws {
+        try withTemporaryDirectory(prefix: "strata-large-tx") { directory in
+            let configuration = Self.smallSpool(.fileNormal, in: directory, cacheSize: 64 << 10)
+            try withStore(configuration) { store in
+                let table = try store.write { tx in try tx.createTable(Self.schema) }
+                try store.write { tx in
+                    for id in 1...Self.count { _ = try tx.insertObject(into: table, values: Self.item(id)) }
+                }
+                let snapshot = store.currentSnapshot
+                #expect(Self.spilledLeaves(in: snapshot, table: table).spilled > 0)
+                let expected = Self.expected(1...Self.count)
+                let failures = FailureLog()
+                let finished = runOnThreads(4) { thread in
+                    if thread == 0 {
+                        do { try store.checkpoint() } catch { failures.record("checkpoint: \(error)") }
+                    }
+                    for _ in 0..<2 where Self.items(in: snapshot, table: table) != expected {
+                        failures.record("thread \(thread) read other values")
+                    }
+                }
+                #expect(finished)
+                #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
+                #expect(Self.items(in: store.currentSnapshot, table: table) == expected)
+            }
+        }
+    }
+
+    @Test("a cancelled transaction that moved rows to its scratch file leaves nothing behind")
+    func cancelledAfterMovingRows() throws {
+        try withTemporaryDirectory(prefix: "strata-large-tx") { directory in
+            let configuration = Self.smallSpool(.fileFull, in: directory)
+            try withStore(configuration) { store in
+                let table = try store.write { tx in try tx.createTable(Self.schema) }
+                try store.write { tx in _ = try tx.insertObject(into: table, values: Self.item(1)) }
+                let tx = try store.beginWrite()
+                for id in 2...Self.count { _ = try tx.insertObject(into: table, values: Self.item(id)) }
+                #expect(Self.spilledLeaves(in: tx.snapshot, table: table).spilled > 0)
+                tx.cancel()
+                #expect(Self.items(in: store.currentSnapshot, table: table) == Self.expected([1]))
+                try store.write { tx in _ = try tx.insertObject(into: table, values: Self.item(2)) }
+                #expect(Self.items(in: store.currentSnapshot, table: table) == Self.expected(1...2))
+            }
+        }
+    }
+
+    @Test("a rows scratch file that cannot be made or written leaves the rows in memory, and the commit is the same",
+          arguments: [StorageOperation.open, .write])
+    func rowsScratchFailure(operation: StorageOperation) throws {
+        try withTemporaryDirectory(prefix: "strata-large-tx") { directory in
+            defer { StorageFaults.shared.removeRules(matching: directory.name) }
+            let configuration = Self.smallSpool(.fileFull, in: directory)
+            let table = try withStore(configuration) { store in
+                let table = try store.write { tx in try tx.createTable(Self.schema) }
+                StorageFaults.shared.inject(.fail(errno: ENOSPC), on: operation, matching: directory.name + "/(rows scratch)",
+                                            count: 1_000)
+                let tx = try store.beginWrite()
+                for id in 1...Self.count { _ = try tx.insertObject(into: table, values: Self.item(id)) }
+                #expect(tx.spooledBytes > 0)
+                #expect(Self.spilledLeaves(in: tx.snapshot, table: table).spilled == 0)
+                try tx.commit()
+                StorageFaults.shared.removeRules(matching: directory.name)
+                return table
+            }
+            try withStore(configuration) { store in
+                #expect(Self.items(in: store.currentSnapshot, table: table) == Self.expected(1...Self.count))
             }
         }
     }

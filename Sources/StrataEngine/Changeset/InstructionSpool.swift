@@ -8,7 +8,7 @@ import StrataSupport
 /// The transaction does not keep its instructions as values: an object's values live once, in
 /// its row, rather than a second time in an `insertObject` instruction until the commit. Past
 /// ``chunkBytes`` of encoded instructions, the bytes move to a scratch file next to the store
-/// (``POSIXFile/scratch(in:)``), so a large transaction holds at most one chunk of its record in
+/// (``POSIXFile/scratch(in:purpose:)``), so a large transaction holds at most one chunk of its record in
 /// memory, and the commit streams the record from there into the log
 /// (``CommitLog/append(version:payloadLength:writePayload:)``). When the scratch file cannot be
 /// made or written (a full disk), the bytes stay in memory: the transaction goes on as before.
@@ -63,7 +63,7 @@ struct InstructionSpool {
     private mutating func spill() {
         guard let directory else { return }
         do {
-            let file = try self.file ?? POSIXFile.scratch(in: directory)
+            let file = try self.file ?? POSIXFile.scratch(in: directory, purpose: "instructions")
             self.file = file
             try file.write(buffer.bytes, at: spilledBytes)
             spilledBytes += UInt64(buffer.count)

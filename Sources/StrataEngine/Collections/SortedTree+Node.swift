@@ -77,6 +77,10 @@ extension SortedTree {
         /// (so a replaced page file is closed once its branches are read and its leaves gone).
         /// Read and written only while holding the `busy` bit.
         @exclusivity(unchecked) private var loader: PageLoader?
+        /// For a leaf a write transaction moved to its scratch file, its image there (see
+        /// ``spill(to:)``); nil once a checkpoint wrote the leaf. Read and written only while
+        /// holding the `busy` bit.
+        @exclusivity(unchecked) private var spilled: SpilledLeaf?
         /// The estimated memory the contents take while resident, charged to the node cache.
         @exclusivity(unchecked) private(set) var residentBytes = 0
         /// The ``NodeState`` bits and the pin count.
@@ -363,12 +367,59 @@ extension SortedTree {
         @inline(never)
         private func readContents() {
             lockNode()
-            guard state.load(ordering: .relaxed) & NodeState.resident == 0, let loader, let extent else {
+            guard state.load(ordering: .relaxed) & NodeState.resident == 0 else {
                 unlockNode()
                 return
             }
-            let read = readPage(loader, extent)
-            installAndUnlock(read.node, bytes: read.bytes, loader: loader)
+            if let loader, let extent {
+                let read = readPage(loader, extent)
+                installAndUnlock(read.node, bytes: read.bytes, cache: loader.cache)
+            } else if let spilled {
+                installAndUnlock(readSpilled(spilled), bytes: spilled.residentBytes, cache: spilled.pages.cache)
+            } else {
+                unlockNode()
+            }
+        }
+
+        /// Reads the leaf back from its image in a transaction's scratch file. A failed read stops
+        /// the process, as a damaged page does (see ``readPage(_:_:)``).
+        private func readSpilled(_ spilled: SpilledLeaf) -> Node {
+            do {
+                let (keys, values) = try spilled.read()
+                guard keys.count == count else {
+                    throw StrataError(.corruptFile, "a leaf read back from \(spilled.pages.file.path) holds "
+                                      + "\(keys.count) entries where its tree says \(count)", path: spilled.pages.file.path)
+                }
+                return Node(isLeaf: true, count: count, keys: keys, values: values)
+            } catch {
+                fatalError("Strata: a leaf a write transaction moved to its scratch file cannot be read back: \(error). "
+                           + "The commit log holds every committed change; reopen the store.")
+            }
+        }
+
+        /// Whether the leaf's contents were moved to a write transaction's scratch file and no
+        /// checkpoint has written it since (see ``spill(to:)``).
+        var isSpilled: Bool {
+            lockNode()
+            defer { unlockNode() }
+            return spilled != nil
+        }
+
+        /// Moves this private, resident leaf's contents to `image`, their copy in a write
+        /// transaction's scratch file: the leaf becomes paged (never mutated in place again; a
+        /// change clones it) and not resident, and is read back, into its store's cache, when
+        /// next used.
+        func spill(to image: SpilledLeaf) {
+            assertPrivate()
+            lockNode()
+            precondition(storedIsLeaf && state.load(ordering: .relaxed) & NodeState.resident != 0,
+                         "SortedTree: only a resident leaf is spilled")
+            storedKeys = []
+            storedValues = []
+            spilled = image
+            residentBytes = image.residentBytes
+            state.bitwiseAnd(~NodeState.resident, ordering: .relaxed)
+            unlockNode(setting: NodeState.paged)
         }
 
         /// A scan's read of this node when its store's cache is full and the node is a paged leaf
@@ -389,7 +440,7 @@ extension SortedTree {
             guard read.storedIsLeaf else {
                 lockNode()
                 if state.load(ordering: .relaxed) & NodeState.resident == 0 {
-                    installAndUnlock(read, bytes: 0, loader: loader)
+                    installAndUnlock(read, bytes: 0, cache: cache)
                 } else {
                     unlockNode()
                 }
@@ -404,8 +455,8 @@ extension SortedTree {
         }
 
         /// Fills this non-resident node, whose `busy` bit the caller holds, with `read`'s
-        /// contents, gives the bit back, and admits a leaf to `loader`'s cache.
-        private func installAndUnlock(_ read: Node, bytes: Int, loader: PageLoader) {
+        /// contents, gives the bit back, and admits a leaf to `cache`.
+        private func installAndUnlock(_ read: Node, bytes: Int, cache: NodeCache?) {
             // `storedIsLeaf` is read without a pin once known: a leaf read again leaves it alone.
             if state.load(ordering: .relaxed) & NodeState.kindKnown == 0 { storedIsLeaf = read.storedIsLeaf }
             storedKeys = read.storedKeys
@@ -419,7 +470,7 @@ extension SortedTree {
             }
             recentlyUsed.store(true, ordering: .relaxed)
             unlockNode(setting: NodeState.resident | NodeState.kindKnown)
-            if state.load(ordering: .relaxed) & NodeState.keepResident == 0 { loader.cache?.admit(self) }
+            if state.load(ordering: .relaxed) & NodeState.keepResident == 0 { cache?.admit(self) }
         }
 
         /// Reads and checks the node's page. A damaged page stops the process (see below).
@@ -444,6 +495,7 @@ extension SortedTree {
             self.delta = delta
             fileIdentity = loader.file.identity
             base = nil
+            spilled = nil
             let admits = storedIsLeaf && state.load(ordering: .relaxed) & NodeState.keepResident == 0
             if admits {
                 self.loader = loader
@@ -484,11 +536,19 @@ extension SortedTree {
             // it without keeping it).
             let resident = NodeState.resident | NodeState.kindKnown
             guard state.load(ordering: .acquiring) & resident == resident else { return }
-            let alreadyPacked: Bool = withContents {
-                guard let first = storedValues.first as? Row, let block = first.block,
-                      block.count == storedValues.count else { return storedValues.isEmpty }
-                // Every row, not only the first and last: a leaf packed as a transaction filled it
-                // (or by a checkpoint) and then changed in the middle is packed again.
+            // Every row, not only the first and last: a leaf packed as a transaction filled it (or
+            // by a checkpoint) and then changed in the middle is packed again.
+            guard !holdsPackedRows else { return }
+            replaceResidentValues(requiringPaged: false, Self.repackedRows)
+        }
+
+        /// Whether this leaf of rows holds every row packed, in order, in one ``RowBlock`` (an
+        /// empty leaf does).
+        var holdsPackedRows: Bool {
+            withContents {
+                guard Value.self == Row.self else { return false }
+                guard let first = storedValues.first as? Row else { return true }
+                guard let block = first.block, block.count == storedValues.count else { return false }
                 return unsafeBitCast(storedValues, to: [Row].self).withUnsafeBufferPointer { rows in
                     for position in rows.indices where rows[position].block !== block || rows[position].position != position {
                         return false
@@ -496,8 +556,6 @@ extension SortedTree {
                     return true
                 }
             }
-            guard !alreadyPacked else { return }
-            replaceResidentValues(requiringPaged: false, Self.repackedRows)
         }
 
         /// A leaf's rows packed in one block (``Row/repacked(_:)``), for a tree of rows. The

@@ -84,7 +84,7 @@ extension SortedTree {
     }
 
     /// A leaf's image: its entries, each written by `Coding`.
-    private static func leafImage<Coding: TreeEntryCoding>(
+    static func leafImage<Coding: TreeEntryCoding>(
         _ entries: (keys: [Key], values: [Value]), _ coding: Coding.Type
     ) -> [UInt8] where Coding.Key == Key, Coding.Value == Value {
         var writer = ByteWriter(capacity: 4096)
@@ -274,6 +274,13 @@ extension SortedTree {
         }
     }
 
+    /// The memory a leaf of `entries` entries whose image takes `imageBytes` is estimated to take
+    /// once decoded (see ``PageLoader/estimatedResidentBytes(imageBytes:entries:)``).
+    static func estimatedResidentBytes(imageBytes: Int, entries: Int) -> Int {
+        let arrays = 2 * 32 + entries * (MemoryLayout<Key>.stride + MemoryLayout<Value>.stride)
+        return imageBytes * 5 / 2 + arrays + 128
+    }
+
     /// Reads the nodes of one paged tree from its page file (see ``Node``).
     final class PageLoader: Sendable {
         let file: PageFile
@@ -315,8 +322,7 @@ extension SortedTree {
         /// (strings, a row's values array), taken as 2.5 times the image (measured: a 1M-row
         /// table of six columns takes about that once decoded, allocator overhead included).
         func estimatedResidentBytes(imageBytes: Int, entries: Int) -> Int {
-            let arrays = 2 * 32 + entries * (MemoryLayout<Key>.stride + MemoryLayout<Value>.stride)
-            return imageBytes * 5 / 2 + arrays + 128
+            SortedTree.estimatedResidentBytes(imageBytes: imageBytes, entries: entries)
         }
 
         /// The node of `count` entries at `extent` (with `delta` applied, for a leaf), its children

@@ -81,3 +81,25 @@ extension Table {
         }
     }
 }
+
+// MARK: - A large transaction's rows
+
+extension Table {
+    /// Moves the leaves of rows a write transaction created in key order, filled (packed) and left
+    /// behind, to `pages` (see ``SortedTree/spillFilledLeaves(_:into:isFilled:)``).
+    ///
+    /// - Returns: false when a write to `pages` failed.
+    mutating func spillFilledRows(into pages: ScratchPages) -> Bool {
+        rows.spillFilledLeaves(RowEntryCoding.self, into: pages) { $0.holdsPackedRows }
+    }
+}
+
+extension Snapshot {
+    /// Moves the filled leaves of rows of table `key` to `pages` (see
+    /// ``Table/spillFilledRows(into:)``); for a write transaction's own snapshot.
+    ///
+    /// - Returns: false when a write to `pages` failed.
+    mutating func spillFilledRows(of key: TableKey, into pages: ScratchPages) -> Bool {
+        tables[key]?.spillFilledRows(into: pages) ?? true
+    }
+}

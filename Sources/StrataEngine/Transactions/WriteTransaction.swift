@@ -26,6 +26,16 @@ package final class WriteTransaction {
     package let baseVersion: UInt64
     private let store: Store
     private var isOpen = true
+    /// Where the transaction moves the leaves of rows it filled (see ``spillFilledRows()``), once
+    /// made; nil before, and for good when it cannot be made or written.
+    private var scratchPages: ScratchPages?
+    /// Whether the transaction may still move rows to its scratch file (a store with files, and no
+    /// scratch write failed).
+    private var spillsRows: Bool
+    /// The tables the transaction created objects in since it last moved rows.
+    private var tablesFilled: Set<TableKey> = []
+    /// The spooled instruction bytes past which the transaction next moves rows.
+    private var nextRowSpill: UInt64
 
     init(store: Store, base: Snapshot) {
         self.store = store
@@ -33,6 +43,8 @@ package final class WriteTransaction {
         baseVersion = base.version
         spool = InstructionSpool(spillingInto: store.files.map { Self.directory(of: $0.path) },
                                  chunkBytes: store.configuration.instructionSpoolBytes)
+        spillsRows = store.files != nil
+        nextRowSpill = UInt64(store.configuration.instructionSpoolBytes)
     }
 
     /// The directory holding the file at `path`.
@@ -127,8 +139,33 @@ package final class WriteTransaction {
 
     /// Records an instruction already applied to ``snapshot``.
     private func recordApplied(_ instruction: consuming Instruction) {
+        if spillsRows, case .insertObject(let table, _, _) = instruction { tablesFilled.insert(table) }
         spool.append(instruction)
         changeCounter?.increment()
+        if spillsRows, spool.spilledBytes >= nextRowSpill { spillFilledRows() }
+    }
+
+    /// Moves the leaves of rows the transaction filled and left behind (objects created in key
+    /// order, packed as each leaf filled) to its scratch file, so that a transaction creating
+    /// many objects holds about a leaf of them per table in memory (read back, into the store's
+    /// cache, when used again). Runs each time the transaction's encoded instructions grow by
+    /// another chunk in their own scratch file (``InstructionSpool``), so only large transactions
+    /// move rows, and each call walks what was added since the last. A scratch file that cannot
+    /// be made or written leaves the rows in memory, as before.
+    private func spillFilledRows() {
+        nextRowSpill = spool.spilledBytes + UInt64(store.configuration.instructionSpoolBytes)
+        guard let directory = store.files.map({ Self.directory(of: $0.path) }) else { return }
+        do {
+            let pages = try scratchPages ?? ScratchPages(directory: directory, cache: store.files?.cache)
+            scratchPages = pages
+            for table in tablesFilled where !snapshot.spillFilledRows(of: table, into: pages) {
+                spillsRows = false
+                break
+            }
+            tablesFilled.removeAll(keepingCapacity: true)
+        } catch {
+            spillsRows = false
+        }
     }
 
     func schema(of key: TableKey) throws -> TableSchema {

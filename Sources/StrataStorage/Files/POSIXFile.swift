@@ -60,12 +60,13 @@ package final class POSIXFile: @unchecked Sendable {
 
     /// A new scratch file in `directory`: a file with no name (`O_TMPFILE`; on a file system
     /// without it, a uniquely named file removed at once), read and written by this process only
-    /// and gone when closed. Its writes still go through ``StorageFaults`` rules (tests make them
-    /// fail) but are not reported to observers: no crash state holds a scratch file.
+    /// and gone when closed. Its ``path`` is `directory/(purpose scratch)`, for messages and for
+    /// ``StorageFaults`` rules, which its writes still go through (tests make them fail); they are
+    /// not reported to observers: no crash state holds a scratch file.
     ///
     /// - Throws: ``StrataError/Code/fileAccess`` when the file cannot be made.
-    package static func scratch(in directory: String) throws -> POSIXFile {
-        let label = directory + "/(scratch)"
+    package static func scratch(in directory: String, purpose: String) throws -> POSIXFile {
+        let label = directory + "/(\(purpose) scratch)"
         if case .fail(let code)? = StorageFaults.shared.fault(for: .open, path: label) {
             throw StorageFaults.injectedError("open", errno: code, path: label)
         }
