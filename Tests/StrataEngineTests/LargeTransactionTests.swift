@@ -139,8 +139,17 @@ struct LargeTransactionTests {
 
     /// The leaves of table `key`'s rows in `snapshot`, and how many of them are spilled.
     static func spilledLeaves(in snapshot: Snapshot, table key: TableKey) -> (spilled: Int, leaves: Int) {
+        snapshot.table(key).map { spilledLeaves(below: $0.rows.root) } ?? (0, 0)
+    }
+
+    /// The leaves of table `key`'s integer primary-key index in `snapshot`, and how many are spilled.
+    static func spilledIndexLeaves(in snapshot: Snapshot, table key: TableKey) -> (spilled: Int, leaves: Int) {
+        snapshot.table(key)?.primaryKeyIndex.integers.map { spilledLeaves(below: $0.root) } ?? (0, 0)
+    }
+
+    static func spilledLeaves<Key, Value>(below root: SortedTree<Key, Value>.Node) -> (spilled: Int, leaves: Int) {
         var spilled = 0, leaves = 0
-        func walk(_ node: SortedTree<ObjectKey, Row>.Node) {
+        func walk(_ node: SortedTree<Key, Value>.Node) {
             if node.isSpilled { spilled += 1 }
             if node.isSpilled || node.isLeaf {
                 leaves += 1
@@ -148,8 +157,16 @@ struct LargeTransactionTests {
             }
             for child in node.children { walk(child) }
         }
-        if let root = snapshot.table(key)?.rows.root { walk(root) }
+        walk(root)
         return (spilled, leaves)
+    }
+
+    /// Whether every object of `ids` is found by its primary key in table `key` of `snapshot`.
+    static func foundByPrimaryKey(_ ids: some Sequence<Int64>, in snapshot: Snapshot, table key: TableKey) -> Bool {
+        guard let table = snapshot.table(key) else { return false }
+        return ids.allSatisfy { id in
+            table.object(forPrimaryKey: .int(id)).map { table.value(of: $0, column: 0) == .int(id) } ?? false
+        }
     }
 
     @Test("a transaction creating many objects moves the leaves it filled to a scratch file; they read, change and go as rows in memory do, before and after the commit, a checkpoint and a reopen",
@@ -165,6 +182,9 @@ struct LargeTransactionTests {
                 for id in 1...Self.count { keys.append(try tx.insertObject(into: table, values: Self.item(id))) }
                 let moved = Self.spilledLeaves(in: tx.snapshot, table: table)
                 #expect(moved.spilled >= moved.leaves - 4, "all but the last few leaves moved: \(moved)")
+                let index = Self.spilledIndexLeaves(in: tx.snapshot, table: table)
+                #expect(index.spilled >= index.leaves - 2, "the primary key's full leaves moved: \(index)")
+                #expect(Self.foundByPrimaryKey(1...Self.count, in: tx.snapshot, table: table))
                 #expect(Self.items(in: tx.snapshot, table: table) == expected, "read back within the transaction")
 
                 try tx.setValue(.double(-1), at: PropertyPath(table: table, object: keys[10], column: 2))
@@ -187,6 +207,7 @@ struct LargeTransactionTests {
             }
             try withStore(configuration) { store in
                 #expect(Self.items(in: store.currentSnapshot, table: table) == expected)
+                #expect(Self.foundByPrimaryKey(expected.keys, in: store.currentSnapshot, table: table))
             }
         }
     }

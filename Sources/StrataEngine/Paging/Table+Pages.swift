@@ -85,21 +85,24 @@ extension Table {
 // MARK: - A large transaction's rows
 
 extension Table {
-    /// Moves the leaves of rows a write transaction created in key order, filled (packed) and left
-    /// behind, to `pages` (see ``SortedTree/spillFilledLeaves(_:into:isFilled:)``).
+    /// Moves the leaves a write transaction creating objects in key order filled and left behind
+    /// to `pages` (see ``SortedTree/spillFilledLeaves(_:into:isFilled:)``): leaves of rows (packed
+    /// as each filled) and, for an integer primary key given in ascending order too, full leaves
+    /// of the primary-key index.
     ///
     /// - Returns: false when a write to `pages` failed.
-    mutating func spillFilledRows(into pages: ScratchPages) -> Bool {
+    mutating func spillFilledLeaves(into pages: ScratchPages) -> Bool {
         rows.spillFilledLeaves(RowEntryCoding.self, into: pages) { $0.holdsPackedRows }
+            && primaryKeyIndex.spillFilledLeaves(into: pages)
     }
 }
 
 extension Snapshot {
-    /// Moves the filled leaves of rows of table `key` to `pages` (see
-    /// ``Table/spillFilledRows(into:)``); for a write transaction's own snapshot.
+    /// Moves the filled leaves of table `key` to `pages` (see ``Table/spillFilledLeaves(into:)``);
+    /// for a write transaction's own snapshot.
     ///
     /// - Returns: false when a write to `pages` failed.
-    mutating func spillFilledRows(of key: TableKey, into pages: ScratchPages) -> Bool {
-        tables[key]?.spillFilledRows(into: pages) ?? true
+    mutating func spillFilledLeaves(of key: TableKey, into pages: ScratchPages) -> Bool {
+        tables[key]?.spillFilledLeaves(into: pages) ?? true
     }
 }

@@ -47,8 +47,8 @@ package struct StoreConfiguration: Sendable, Hashable {
 
     /// How many bytes of encoded instructions a write transaction keeps in memory before it moves
     /// them to a scratch file (see ``InstructionSpool``); also the size of the pieces its commit
-    /// streams into the log. 1 MiB by default.
-    package var instructionSpoolBytes = 1 << 20
+    /// streams into the log. 256 KiB by default.
+    package var instructionSpoolBytes = 256 << 10
 
     /// Creates a configuration.
     package init(

@@ -10,7 +10,7 @@ import StrataStorage
 /// encoding), so which one a table uses is a matter of its schema, not of its file.
 struct PrimaryKeyIndex: Sendable {
     /// A required integer column's keys; nil when the index holds other keys.
-    private var integers: SortedTree<Int64, ObjectKey>?
+    private(set) var integers: SortedTree<Int64, ObjectKey>?
     /// Any other column's keys; nil when the index holds integers.
     private var values: SortedTree<Value, ObjectKey>?
 
@@ -91,6 +91,18 @@ extension PrimaryKeyIndex {
     func collectReplacedPages(kept: KeptPages, into freed: inout [UInt64], leaves: inout [FreedLeaf]) {
         integers?.collectReplacedPages(kept: kept, into: &freed, leaves: &leaves)
         values?.collectReplacedPages(kept: kept, into: &freed, leaves: &leaves)
+    }
+
+    /// Moves the full leaves of an integer index that a write transaction left behind (keys
+    /// inserted in ascending order leave each leaf full as the next one starts) to `pages` (see
+    /// ``SortedTree/spillFilledLeaves(_:into:isFilled:)``); an index of other keys stays as it is.
+    ///
+    /// - Returns: false when a write to `pages` failed.
+    mutating func spillFilledLeaves(into pages: ScratchPages) -> Bool {
+        guard integers != nil else { return true }
+        return integers!.spillFilledLeaves(IntegerPrimaryKeyEntryCoding.self, into: pages) {
+            $0.count == SortedTree<Int64, ObjectKey>.leafCapacity
+        }
     }
 
     /// The index rooted at `root` in `file`, of the kind `schema` asks for, read lazily.

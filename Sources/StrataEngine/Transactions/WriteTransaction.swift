@@ -26,7 +26,7 @@ package final class WriteTransaction {
     package let baseVersion: UInt64
     private let store: Store
     private var isOpen = true
-    /// Where the transaction moves the leaves of rows it filled (see ``spillFilledRows()``), once
+    /// Where the transaction moves the leaves it filled (see ``spillFilledLeaves()``), once
     /// made; nil before, and for good when it cannot be made or written.
     private var scratchPages: ScratchPages?
     /// Whether the transaction may still move rows to its scratch file (a store with files, and no
@@ -142,23 +142,24 @@ package final class WriteTransaction {
         if spillsRows, case .insertObject(let table, _, _) = instruction { tablesFilled.insert(table) }
         spool.append(instruction)
         changeCounter?.increment()
-        if spillsRows, spool.spilledBytes >= nextRowSpill { spillFilledRows() }
+        if spillsRows, spool.spilledBytes >= nextRowSpill { spillFilledLeaves() }
     }
 
-    /// Moves the leaves of rows the transaction filled and left behind (objects created in key
-    /// order, packed as each leaf filled) to its scratch file, so that a transaction creating
-    /// many objects holds about a leaf of them per table in memory (read back, into the store's
-    /// cache, when used again). Runs each time the transaction's encoded instructions grow by
+    /// Moves the leaves the transaction filled and left behind (rows of objects created in key
+    /// order, packed as each leaf filled, and the full leaves of an integer primary key given in
+    /// ascending order) to its scratch file, so that a transaction creating many objects holds
+    /// about a leaf of them per table in memory (read back, into the store's cache, when used
+    /// again; see ``Table/spillFilledLeaves(into:)``). Runs each time the transaction's encoded instructions grow by
     /// another chunk in their own scratch file (``InstructionSpool``), so only large transactions
     /// move rows, and each call walks what was added since the last. A scratch file that cannot
     /// be made or written leaves the rows in memory, as before.
-    private func spillFilledRows() {
+    private func spillFilledLeaves() {
         nextRowSpill = spool.spilledBytes + UInt64(store.configuration.instructionSpoolBytes)
         guard let directory = store.files.map({ Self.directory(of: $0.path) }) else { return }
         do {
             let pages = try scratchPages ?? ScratchPages(directory: directory, cache: store.files?.cache)
             scratchPages = pages
-            for table in tablesFilled where !snapshot.spillFilledRows(of: table, into: pages) {
+            for table in tablesFilled where !snapshot.spillFilledLeaves(of: table, into: pages) {
                 spillsRows = false
                 break
             }
