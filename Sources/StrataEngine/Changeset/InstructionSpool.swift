@@ -17,14 +17,26 @@ struct InstructionSpool {
     /// (``StoreConfiguration/instructionSpoolBytes``).
     let chunkBytes: Int
 
-    /// The number of instructions recorded.
+    /// The number of instructions recorded (each one applied counts, see ``pending``).
     private(set) var count = 0
+    /// The number of instructions encoded, ``pending`` not included.
+    private var encodedCount = 0
+    /// The last instruction, when it sets a plain value (not a collection), not encoded yet: the
+    /// next set of the same property replaces it (replaying only the later set gives the same
+    /// state), so a loop setting one property encodes one instruction, not one per pass. Encoded
+    /// before any other instruction, and at the end.
+    private var pending: Instruction?
+    /// The property ``pending`` sets.
+    private var pendingPath: PropertyPath?
     /// The per-table summary of the instructions so far.
     private(set) var summary = ChangesetSummary()
     /// The instructions so far that edit collections, in order (see ``Instruction/editsCollection``).
     private(set) var collectionEdits: [Instruction] = []
     /// Every instruction, when the spool was asked to keep them (``keepingInstructions``).
     private(set) var kept: [Instruction]?
+    /// The property the last instruction changed, when it changed one: the same property changed
+    /// again at once is in the summary already (a loop setting one property skips its hashing).
+    private var lastModified: PropertyPath?
     /// The encoded instructions not in the scratch file yet.
     private var buffer = ByteWriter(capacity: 256)
     /// The scratch file holding the first `spilledBytes` bytes of the encoded instructions.
@@ -50,12 +62,40 @@ struct InstructionSpool {
 
     /// Records `instruction`, applied to the transaction's snapshot.
     mutating func append(_ instruction: Instruction) {
-        buffer.write(instruction)
         count += 1
-        summary.record(instruction)
-        if instruction.editsCollection { collectionEdits.append(instruction) }
         kept?.append(instruction)
+        if case .setValue(let path, let value) = instruction, !value.isCollection {
+            // A plain value set: the common case of a write loop, kept cheap.
+            if path != lastModified {
+                summary.record(instruction)
+                lastModified = path
+            }
+            if path != pendingPath { encodePending() }
+            pending = instruction
+            pendingPath = path
+            return
+        }
+        let modified = instruction.modifiedProperty
+        if modified == nil || modified != lastModified { summary.record(instruction) }
+        lastModified = modified
+        if instruction.editsCollection { collectionEdits.append(instruction) }
+        encodePending()
+        encode(instruction)
+    }
+
+    /// Encodes `instruction` after the others, moving the bytes to the scratch file past a chunk.
+    private mutating func encode(_ instruction: Instruction) {
+        buffer.write(instruction)
+        encodedCount += 1
         if buffer.count >= chunkBytes { spill() }
+    }
+
+    /// Encodes the pending value set, if any.
+    private mutating func encodePending() {
+        guard let pending else { return }
+        self.pending = nil
+        pendingPath = nil
+        encode(pending)
     }
 
     /// Moves the buffered bytes to the end of the scratch file, or leaves them in memory for good
@@ -76,17 +116,19 @@ struct InstructionSpool {
     /// The instructions so far, decoded (or as kept). Traps when the scratch file cannot be read
     /// back: for inspection (``WriteTransaction/instructions``).
     func decodedForInspection() -> [Instruction] {
-        let view = SpooledInstructions(count: count, file: file, spilledBytes: spilledBytes, tail: buffer.bytes,
-                                       kept: kept, pieceBytes: chunkBytes)
-        do { return try view.decoded() } catch {
+        if let kept { return kept }
+        let view = SpooledInstructions(count: encodedCount, file: file, spilledBytes: spilledBytes, tail: buffer.bytes,
+                                       kept: nil, pieceBytes: chunkBytes)
+        do { return try view.decoded() + (pending.map { [$0] } ?? []) } catch {
             preconditionFailure("the transaction's instructions cannot be read back: \(error)")
         }
     }
 
     /// The instructions as a commit hands them on: the spool ends.
     consuming func finish() -> SpooledInstructions {
-        SpooledInstructions(count: count, file: file, spilledBytes: spilledBytes, tail: buffer.takeBytes(),
-                            kept: kept, pieceBytes: chunkBytes)
+        encodePending()
+        return SpooledInstructions(count: encodedCount, file: file, spilledBytes: spilledBytes, tail: buffer.takeBytes(),
+                                   kept: kept, pieceBytes: chunkBytes)
     }
 }
 
@@ -173,18 +215,32 @@ package final class SpooledInstructions: Sendable {
 }
 
 extension Instruction {
+    /// The property a value set or a collection edit changes; nil for any other instruction.
+    var modifiedProperty: PropertyPath? {
+        switch self {
+        case .setValue(let path, _), .list(let path, _), .set(let path, _), .dictionary(let path, _): path
+        default: nil
+        }
+    }
+
     /// Whether the instruction edits a collection: a list, set or dictionary change, or a value
     /// set that replaces a whole collection (a collection column's contents, or a mixed value
     /// holding a nested collection). Notifications read these beyond the commit's summary.
     package var editsCollection: Bool {
         switch self {
         case .list, .set, .dictionary: return true
-        case .setValue(_, let value):
-            switch value {
-            case .list, .set, .dictionary: return true
-            default: return false
-            }
+        case .setValue(_, let value): return value.isCollection
         default: return false
+        }
+    }
+}
+
+extension Value {
+    /// Whether the value is a collection's contents (a list, a set or a dictionary).
+    var isCollection: Bool {
+        switch self {
+        case .list, .set, .dictionary: true
+        default: false
         }
     }
 }
