@@ -19,4 +19,30 @@ struct DecoderFindingsTests {
         #expect(error?.code == .invalidInput)
         #expect(snapshot.table(named: "Item")?.schema.columns.count == 1, "the table is unchanged")
     }
+
+    /// Found by the `checkpoint` decoder: a table created with the largest table key (4294967295)
+    /// overflowed computing the next key and trapped while the checkpoint was decoded.
+    @Test("creating a table with the largest table key throws invalidInput and changes nothing")
+    func largestTableKey() throws {
+        var snapshot = Snapshot.empty
+        let error = #expect(throws: StrataError.self) {
+            try snapshot.apply(.createTable(TableKey(UInt32.max), Self.schema))
+        }
+        #expect(error?.code == .invalidInput)
+        #expect(snapshot.table(named: "Item") == nil)
+        try snapshot.apply(.createTable(TableKey(UInt32.max - 1), Self.schema))
+        #expect(snapshot.table(named: "Item")?.key == TableKey(UInt32.max - 1))
+    }
+
+    /// The same overflow, for a table a page file's catalog names (found reviewing the finding
+    /// above): refused as a damaged file.
+    @Test("a catalog table with the largest table key is refused as corruptFile")
+    func largestLoadedTableKey() throws {
+        var snapshot = Snapshot.empty
+        let error = #expect(throws: StrataError.self) {
+            try snapshot.installLoadedTable(Table(key: TableKey(UInt32.max), schema: Self.schema), path: "store.strata")
+        }
+        #expect(error?.code == .corruptFile)
+        #expect(snapshot.table(named: "Item") == nil)
+    }
 }

@@ -16,6 +16,9 @@ extension Snapshot {
             guard tables[key] == nil, tableNames[schema.name] == nil else {
                 throw Self.missing("table \(schema.name) (\(key)) already exists")
             }
+            // The next key comes after it: the largest key is never handed out, so one read from a
+            // damaged file is refused rather than overflowing.
+            guard key.rawValue < UInt32.max else { throw Self.missing("table key \(key) is out of range") }
             tables[key] = Table(key: key, schema: schema)
             tableNames[schema.name] = key
             nextTableKey = max(nextTableKey, key.rawValue + 1)
