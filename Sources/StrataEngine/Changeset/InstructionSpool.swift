@@ -207,9 +207,7 @@ package final class SpooledInstructions: Sendable {
         try forEachPiece { payload.append(contentsOf: $0) }
         return try payload.withUnsafeBytes { raw in
             var reader = ByteReader(raw, origin: "a commit's instructions")
-            let instructions = try reader.readInstructions()
-            guard reader.isAtEnd else { throw reader.corrupt("trailing bytes after the instructions") }
-            return instructions
+            return try reader.readPayloadInstructions()
         }
     }
 }

@@ -128,6 +128,15 @@ extension ByteReader {
         return instructions
     }
 
+    /// Reads a whole commit's payload: its instructions, with nothing after them.
+    ///
+    /// - Throws: ``StrataError/Code/corruptFile`` for malformed instructions or trailing bytes.
+    mutating func readPayloadInstructions() throws -> [Instruction] {
+        let instructions = try readInstructions()
+        guard isAtEnd else { throw corrupt("trailing bytes after the instructions") }
+        return instructions
+    }
+
     private mutating func readIndex() throws -> Int {
         let raw = try readVarint()
         guard raw <= UInt64(maximumCollectionIndex) else { throw corrupt("index \(raw) out of range") }

@@ -77,9 +77,7 @@ package enum StorageDecoding {
     package static func decodeChangeset(_ bytes: [UInt8]) throws -> Int {
         let instructions = try bytes.withUnsafeBytes { raw in
             var reader = ByteReader(raw, origin: "changeset")
-            let instructions = try reader.readInstructions()
-            guard reader.isAtEnd else { throw reader.corrupt("trailing bytes after the instructions") }
-            return instructions
+            return try reader.readPayloadInstructions()
         }
         var snapshot = Snapshot.empty
         for instruction in instructions { try snapshot.apply(instruction) }

@@ -204,9 +204,7 @@ struct StoreFiles: Sendable {
     ) throws {
         let instructions = try record.payload.withUnsafeBytes { raw in
             var reader = ByteReader(raw, origin: record.path, originOffset: record.offset + UInt64(payloadOffset))
-            let instructions = try reader.readInstructions()
-            guard reader.isAtEnd else { throw reader.corrupt("trailing bytes after the instructions") }
-            return instructions
+            return try reader.readPayloadInstructions()
         }
         do {
             for instruction in instructions { try snapshot.apply(instruction) }
