@@ -79,14 +79,30 @@ struct CommitLogRecoveryTests {
         }
     }
 
-    @Test("A tail of zero bytes after the last durable record (preallocated space) is cut off")
+    @Test("A tail of zero bytes after the last durable record (reserved space) is kept, and appends go over it")
     func zeroTail() throws {
         try withTemporaryDirectory { directory in
             let original = try FiveRecordLog(directory: directory, durable: true)
             try writeFile(original.segment, original.bytes + [UInt8](repeating: 0, count: 100))
+            let (log, recovery) = try CommitLog.open(storePath: original.store)
+            #expect(recovery.records.map(\.version) == [1, 2, 3, 4, 5])
+            #expect(recovery.truncatedBytes == 0)
+            #expect(try fileSize(original.segment) == UInt64(original.bytes.count + 100))
+            try appendRecords(log, versions: 6...7)
+            try log.sync()
+            let (_, reopened) = try CommitLog.open(storePath: original.store)
+            #expect(reopened.records.map(\.version) == [1, 2, 3, 4, 5, 6, 7])
+        }
+    }
+
+    @Test("A tail of zeros followed by other bytes is a torn tail: all of it is cut off")
+    func zeroTailThenGarbage() throws {
+        try withTemporaryDirectory { directory in
+            let original = try FiveRecordLog(directory: directory, durable: true)
+            try writeFile(original.segment, original.bytes + [UInt8](repeating: 0, count: 100) + [7])
             let (_, recovery) = try CommitLog.open(storePath: original.store)
             #expect(recovery.records.map(\.version) == [1, 2, 3, 4, 5])
-            #expect(recovery.truncatedBytes == 100)
+            #expect(recovery.truncatedBytes == 101)
             #expect(try fileSize(original.segment) == UInt64(original.bytes.count))
         }
     }

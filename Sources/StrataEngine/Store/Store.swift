@@ -93,6 +93,9 @@ package final class Store: @unchecked Sendable {
             files = recovered.files
             snapshot = recovered.snapshot
             groupCommit = configuration.durability == .full ? GroupCommit(durableVersion: snapshot.version) : nil
+            if configuration.durability == .full && !configuration.readOnly {
+                recovered.files.log.preallocate(inStepsOf: configuration.logPreallocationStep)
+            }
         }
         writerHead = snapshot
         state = LockedValueBox(PublishedState(published: snapshot, loggedVersion: snapshot.version))

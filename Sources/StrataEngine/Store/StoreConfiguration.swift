@@ -50,6 +50,13 @@ package struct StoreConfiguration: Sendable, Hashable {
     /// streams into the log. 256 KiB by default.
     package var instructionSpoolBytes = 256 << 10
 
+    /// How far ahead of its appends a store that syncs every commit (``Durability/full``) reserves
+    /// space in the commit log: a quarter of ``checkpointThreshold`` (a segment rarely grows much
+    /// past it), between 4 KiB and 1 MiB. See ``CommitLog/preallocate(inStepsOf:)``.
+    var logPreallocationStep: UInt64 {
+        min(1 << 20, max(4 << 10, checkpointThreshold / 4))
+    }
+
     /// Creates a configuration.
     package init(
         location: Location, durability: Durability = .full, maximumNumberOfActiveVersions: Int? = nil,

@@ -211,6 +211,22 @@ package final class POSIXFile: @unchecked Sendable {
         StorageFaults.shared.observe(.truncated(path: path, length: length))
     }
 
+    /// Reserves the file's blocks from `offset` to `length` (`posix_fallocate`), growing the file
+    /// to `length` bytes that read as zeros. The commit log reserves space ahead of its appends so
+    /// that a later `fdatasync` of an append has no file size or block allocation to journal
+    /// (about a third cheaper on ext4). Call only with `offset` at or past the file's end.
+    ///
+    /// Best effort: returns false, changing nothing, when the file system cannot (no
+    /// `fallocate`, a full disk, an injected fault); appends then grow the file as they go.
+    /// Reported to ``StorageFaults`` observers as the size change it is.
+    package func allocate(from offset: UInt64, to length: UInt64) -> Bool {
+        guard length > offset else { return true }
+        if StorageFaults.shared.fault(for: .allocate, path: path) != nil { return false }
+        guard posix_fallocate(descriptor, off_t(offset), off_t(length - offset)) == 0 else { return false }
+        if isObserved { StorageFaults.shared.observe(.truncated(path: path, length: length)) }
+        return true
+    }
+
     /// Takes an exclusive, non-blocking POSIX record lock (`fcntl(F_SETLK)`) on the whole file.
     ///
     /// A POSIX lock belongs to the process and is not inherited by child processes, so a child

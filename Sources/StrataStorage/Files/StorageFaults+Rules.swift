@@ -22,6 +22,8 @@ package enum StorageOperation: String, Sendable, Hashable, CaseIterable {
     case remove
     /// `ftruncate`.
     case truncate
+    /// `posix_fallocate`: space reserved past a file's end (``POSIXFile/allocate(from:to:)``).
+    case allocate
 }
 
 /// What an injected fault does to the operation it hits.

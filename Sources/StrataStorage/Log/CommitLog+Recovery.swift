@@ -61,7 +61,8 @@ extension CommitLog {
     /// - The last segment is durable through the length in its durable marker. A record that
     ///   fails its checks inside that length is corruption (named by path and offset); from the
     ///   first one after it, the file is a torn tail (unwritten pages, a torn sector, a record
-    ///   whose write did not finish) and is cut off. A last segment marked sealed means its
+    ///   whose write did not finish) and is cut off, unless it is all zeros: space reserved for
+    ///   appends (``CommitLog/preallocate(inStepsOf:)``), kept. A last segment marked sealed means its
     ///   successor was created and is now missing: corruption.
     /// - A newest segment whose header is all zeros or shorter than a header was being created
     ///   when the process stopped; it is removed, unless the checkpoint names it or the segment
@@ -97,7 +98,7 @@ extension CommitLog {
         var expectedID = anchor?.storeID
         var base = anchor?.version ?? 0
         var previousSealed = false
-        var last: (segment: LogSegment, file: POSIXFile, scan: Scan, size: Int)?
+        var last: (segment: LogSegment, file: POSIXFile, scan: Scan, size: Int, reservedOnly: Bool)?
         var unwrittenNewest: LogSegment?
         var kept: [LogSegment] = []
         for (index, segment) in live.enumerated() {
@@ -130,7 +131,10 @@ extension CommitLog {
             base = scan.lastVersion
             previousSealed = scan.sealed
             kept.append(segment)
-            last = (segment, file, scan, bytes.count)
+            // Zeros after the last record are space reserved for appends (see `preallocate`), kept;
+            // anything else there is a torn tail, cut off.
+            let reservedOnly = bytes[scan.end...].allSatisfy { $0 == 0 }
+            last = (segment, file, scan, bytes.count, reservedOnly)
         }
         if let last, last.scan.sealed, unwrittenNewest == nil {
             throw missingSegment(storePath: storePath, sequence: last.segment.sequence + 1,
@@ -149,12 +153,13 @@ extension CommitLog {
             let (segment, file) = try LogSegment.create(storePath: storePath, fields: fields)
             let current = Current(file: file, segments: [segment], appendOffset: UInt64(LogSegment.headerSize),
                                   lastVersion: base, chain: fields.salt, syncedLength: UInt64(LogSegment.headerSize),
-                                  markedLength: UInt64(LogSegment.headerSize))
+                                  markedLength: UInt64(LogSegment.headerSize),
+                                  allocatedLength: UInt64(LogSegment.headerSize))
             return (CommitLog(storePath: storePath, storeID: storeID, current: current),
                     Recovery(records: records, truncatedBytes: 0))
         }
         let end = UInt64(last.scan.end)
-        let truncated = UInt64(last.size) - end
+        let truncated = last.reservedOnly ? 0 : UInt64(last.size) - end
         if truncated > 0 || last.scan.markedLength != end {
             if truncated > 0 { try last.file.truncate(to: end) }
             // Write the kept records past the marker again before syncing them: after a failed
@@ -172,7 +177,8 @@ extension CommitLog {
             try writeMarker(LogSegment.Marker(durableLength: end, sealed: false), to: last.file)
         }
         let current = Current(file: last.file, segments: kept, appendOffset: end, lastVersion: last.scan.lastVersion,
-                              chain: last.scan.chain, syncedLength: end, markedLength: end)
+                              chain: last.scan.chain, syncedLength: end, markedLength: end,
+                              allocatedLength: end + (last.reservedOnly ? UInt64(last.size) - end : 0))
         return (CommitLog(storePath: storePath, storeID: storeID, current: current),
                 Recovery(records: records, truncatedBytes: truncated))
     }
@@ -186,7 +192,8 @@ extension CommitLog {
         let (segment, file) = try LogSegment.create(storePath: storePath, fields: fields)
         let current = Current(file: file, segments: [segment], appendOffset: UInt64(LogSegment.headerSize),
                               lastVersion: baseVersion, chain: fields.salt,
-                              syncedLength: UInt64(LogSegment.headerSize), markedLength: UInt64(LogSegment.headerSize))
+                              syncedLength: UInt64(LogSegment.headerSize), markedLength: UInt64(LogSegment.headerSize),
+                              allocatedLength: UInt64(LogSegment.headerSize))
         return CommitLog(storePath: storePath, storeID: fields.storeID, current: current)
     }
 

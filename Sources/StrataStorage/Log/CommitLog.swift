@@ -36,6 +36,11 @@ package final class CommitLog: Sendable {
         var syncedLength: UInt64
         /// The durable length the marker in `file` says.
         var markedLength: UInt64
+        /// The length of `file`, at least `appendOffset`: past the last record, space reserved
+        /// for later appends (zeros; see ``preallocate(inStepsOf:)``).
+        var allocatedLength: UInt64
+        /// How far ahead of the appends space is reserved, in bytes (0: none).
+        var preallocationStep: UInt64 = 0
     }
 
     init(storePath: String, storeID: UInt64, current: Current) {
@@ -46,6 +51,19 @@ package final class CommitLog: Sendable {
 
     /// The bytes in the current segment, header included.
     package var currentSegmentSize: UInt64 { current.withLockedValue { $0.appendOffset } }
+
+    /// Reserves space in the current segment ahead of the appends, `step` bytes at a time (0: no
+    /// longer), and in every segment after it. An `fdatasync` that must also make a new file size
+    /// and newly allocated blocks durable costs a journal commit on top of the data (on ext4 about
+    /// 190 µs per small append instead of 130); with the space reserved, a commit's sync writes
+    /// its data and the durable marker only. A store that syncs every commit turns it on.
+    ///
+    /// The reserved space reads as zeros, which recovery takes as the end of the records, not a
+    /// torn tail; a rotation cuts it off the segment it seals, since a sealed segment must end
+    /// with its last record.
+    package func preallocate(inStepsOf step: UInt64) {
+        current.withLockedValue { $0.preallocationStep = step }
+    }
 
     /// The number of segment files the log spans.
     package var segmentCount: Int { current.withLockedValue { $0.segments.count } }
@@ -67,6 +85,7 @@ package final class CommitLog: Sendable {
     package func append(_ record: consuming [UInt8]) throws {
         try poison.check()
         let (file, offset, chain) = current.withLockedValue { ($0.file, $0.appendOffset, $0.chain) }
+        reserveSpace(through: offset + UInt64(record.count))
         let sealed = record.withUnsafeBytes { raw -> LogRecord.Header in
             guard let sealed = LogRecord.header(in: raw, at: 0),
                   sealed.payloadLength == raw.count - LogRecord.headerSize
@@ -86,6 +105,7 @@ package final class CommitLog: Sendable {
         }
         current.withLockedValue {
             $0.appendOffset = offset + length
+            $0.allocatedLength = max($0.allocatedLength, $0.appendOffset)
             $0.lastVersion = sealed.version
             $0.chain = nextChain
         }
@@ -105,6 +125,7 @@ package final class CommitLog: Sendable {
     ) throws {
         try poison.check()
         let (file, offset, chain) = current.withLockedValue { ($0.file, $0.appendOffset, $0.chain) }
+        reserveSpace(through: offset + UInt64(LogRecord.headerSize + payloadLength))
         var position = offset + UInt64(LogRecord.headerSize)
         var checksum: UInt32 = 0
         try writePayload { piece in
@@ -122,6 +143,7 @@ package final class CommitLog: Sendable {
         }
         current.withLockedValue {
             $0.appendOffset = position
+            $0.allocatedLength = max($0.allocatedLength, position)
             $0.lastVersion = version
             $0.chain = nextChain
         }
@@ -165,6 +187,7 @@ package final class CommitLog: Sendable {
     /// - Returns: the sequence number of the new segment.
     @discardableResult
     package func rotate() throws -> UInt64 {
+        try poison.sync { try releaseReservedSpace() }
         try sync()
         let (old, sequence, base, end) = current.withLockedValue {
             ($0.file, $0.segments.last!.sequence, $0.lastVersion, $0.appendOffset)
@@ -182,6 +205,7 @@ package final class CommitLog: Sendable {
                 $0.chain = fields.salt
                 $0.syncedLength = UInt64(LogSegment.headerSize)
                 $0.markedLength = UInt64(LogSegment.headerSize)
+                $0.allocatedLength = UInt64(LogSegment.headerSize)
             }
             try Self.writeMarker(LogSegment.Marker(durableLength: end, sealed: true), to: old)
             try old.sync()
@@ -220,6 +244,27 @@ package final class CommitLog: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// Before an append that ends at `end`: when that is past the reserved space, reserves up to
+    /// the next multiple of the step past it. Appends are serialized, so nothing else writes past
+    /// `appendOffset` meanwhile. Failing to reserve changes nothing (the append grows the file).
+    private func reserveSpace(through end: UInt64) {
+        let (file, allocated, step) = current.withLockedValue { ($0.file, $0.allocatedLength, $0.preallocationStep) }
+        guard step > 0, end > allocated else { return }
+        let target = (end / step + 1) * step
+        if file.allocate(from: allocated, to: target) {
+            current.withLockedValue { if $0.file === file { $0.allocatedLength = max($0.allocatedLength, target) } }
+        }
+    }
+
+    /// Cuts the reserved space off the current segment, so that it ends with its last record
+    /// (before a rotation seals it: every record check in a sealed segment is strict).
+    private func releaseReservedSpace() throws {
+        let (file, end, allocated) = current.withLockedValue { ($0.file, $0.appendOffset, $0.allocatedLength) }
+        guard allocated > end else { return }
+        try file.truncate(to: end)
+        current.withLockedValue { if $0.file === file { $0.allocatedLength = end } }
+    }
 
     static func writeMarker(_ marker: LogSegment.Marker, to file: POSIXFile) throws {
         try file.write(LogSegment.marker(marker), at: UInt64(LogSegment.markerOffset))

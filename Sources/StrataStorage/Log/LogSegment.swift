@@ -29,6 +29,10 @@ import StrataSupport
 /// rotates, the old segment is synced in full before the new one is created, and then marked
 /// sealed with its final length.
 ///
+/// The current segment of a store that syncs every commit may extend past its last record with
+/// zeros: space reserved ahead of the appends (``CommitLog/preallocate(inStepsOf:)``), which
+/// recovery keeps and a rotation cuts off before it seals the segment.
+///
 /// Segments are named `<store>.log.<sequence as 16 hex digits>`, so sorting the names sorts
 /// them by sequence. Format 1 segments (32-byte header, records without a chain) are not read by
 /// ``CommitLog/open(storePath:anchor:)`` (``StrataError/Code/invalidFileFormat``); the engine

@@ -75,6 +75,25 @@ struct PowerLossTests {
         }
     }
 
+    @Test("a .full trace reserves log space ahead of the appends and cuts it off when a rotation seals a segment")
+    func fullTraceReservesLogSpace() throws {
+        let trace = try PowerLossWorkload.record(durability: .full)
+        var reserved = 0, released = 0
+        var sizes: [String: UInt64] = [:]
+        for event in trace {
+            switch event {
+            case .opened(let name, _): sizes[name] = sizes[name] ?? 0
+            case .wrote(let name, let offset, let bytes): sizes[name] = max(sizes[name] ?? 0, offset + UInt64(bytes.count))
+            case .truncated(let name, let length) where name.contains(".log."):
+                if length > sizes[name] ?? 0 { reserved += 1 } else { released += 1 }
+                sizes[name] = length
+            default: break
+            }
+        }
+        #expect(reserved > 1, "space reserved ahead of the appends")
+        #expect(released > 0, "reserved space cut off before a segment is sealed")
+    }
+
     @Test("the check catches lost commits: a .normal trace judged by the .full rule loses acknowledged commits")
     func checkCatchesLostCommits() throws {
         let seed = SeededRandom.seedFromEnvironment()
