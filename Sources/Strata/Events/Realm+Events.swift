@@ -73,15 +73,15 @@ struct WriteEvent {
             let schema = after.snapshot.table(table)?.schema ?? before.snapshot.table(table)?.schema
             guard let schema else { continue }
             if schema.isEmbedded {
-                for key in change.insertions.union(change.deletions).union(change.modifications.keys) {
+                for key in Set(change.insertions).union(change.deletions).union(change.modifications.keys) {
                     if let owner = Self.topOwner(table, key, in: after) ?? Self.topOwner(table, key, in: before) {
                         modified[owner.table, default: []].insert(owner.key)
                     }
                 }
                 continue
             }
-            inserted[table, default: []].formUnion(change.insertions.subtracting(change.deletions))
-            deleted[table, default: []].formUnion(change.deletions.subtracting(change.insertions))
+            inserted[table, default: []].formUnion(Set(change.insertions).subtracting(change.deletions))
+            deleted[table, default: []].formUnion(Set(change.deletions).subtracting(change.insertions))
             modified[table, default: []].formUnion(change.modifications.keys)
         }
         var classes: [String: Any] = [:]

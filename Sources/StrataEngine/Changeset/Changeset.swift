@@ -36,10 +36,10 @@ package struct Changeset: Sendable {
 /// An object inserted and deleted in the same commit appears nowhere; an inserted object is not
 /// also listed as modified; a deleted one is only deleted.
 package struct TableChangeSummary: Sendable, Equatable {
-    /// Objects created.
-    package internal(set) var insertions: Set<ObjectKey> = []
+    /// Objects created (a bulk insert's consecutive keys are one run: see ``ObjectKeySet``).
+    package internal(set) var insertions = ObjectKeySet()
     /// Objects erased.
-    package internal(set) var deletions: Set<ObjectKey> = []
+    package internal(set) var deletions = ObjectKeySet()
     /// Objects that existed before and after, with the columns that changed (including
     /// collection columns whose contents changed).
     package internal(set) var modifications: [ObjectKey: Set<Int>] = [:]
