@@ -326,6 +326,39 @@ struct SortedTreeTests {
         #expect(height(tree) == 1)
     }
 
+    @Test("Keys inserted in ascending runs that interleave with older keys fill the leaves they sweep past")
+    func sweepsFillLeaves() {
+        // "name-1" … "name-100000" in an index ordered by text: each digit count sweeps through
+        // leaves full of the shorter names. Splitting full leaves in half would leave them 54% full.
+        var tree = SortedTree<String, Int>()
+        for number in 1...100_000 { tree.updateValue(number, forKey: "name-\(number)") }
+        tree.checkInvariants()
+        #expect(tree.count == 100_000)
+        #expect(tree["name-54321"] == 54_321 && tree["name-100000"] == 100_000 && tree["name-0"] == nil)
+        func leafCount(_ node: SortedTree<String, Int>.Node) -> Int {
+            node.isLeaf ? 1 : node.children.reduce(0) { $0 + leafCount($1) }
+        }
+        let fill = Double(tree.count) / Double(leafCount(tree.root) * SortedTree<String, Int>.leafCapacity)
+        #expect(fill > 0.9, "leaves \(Int(fill * 100))% full")
+        #expect(tree.keys == (1...100_000).map { "name-\($0)" }.sorted())
+    }
+
+    @Test("Entries move only into a leaf the tree owns: a copy taken before keeps every entry where it was")
+    func redistributionLeavesCopiesAlone() {
+        var tree = Tree()
+        for key in stride(from: 0, to: 40_000, by: 4) { tree.updateValue(key, forKey: key) }
+        let copy = tree
+        let copiedKeys = copy.keys
+        // Keys between the existing ones, ascending: sweeps through full leaves.
+        for key in stride(from: 1, to: 40_000, by: 4) { tree.updateValue(key, forKey: key) }
+        for key in stride(from: 2, to: 40_000, by: 4) { tree.updateValue(key, forKey: key) }
+        tree.checkInvariants()
+        copy.checkInvariants()
+        #expect(copy.keys == copiedKeys)
+        #expect(tree.keys == (0..<40_000).filter { $0 % 4 != 3 })
+        #expect(tree.count == 30_000 && copy.count == 10_000)
+    }
+
     @Test("Descending inserts keep the structure valid")
     func descendingInserts() {
         var tree = Tree()

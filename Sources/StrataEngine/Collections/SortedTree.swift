@@ -35,6 +35,11 @@ package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable
     /// Maximum number of children of an internal node.
     static var branchCapacity: Int { 64 }
 
+    /// Whether an insertion into a full leaf first moves entries into the leaf before it (see
+    /// ``Node/shiftIntoLeftSibling(ofChildAt:)``): every tree but one of rows, whose leaves are
+    /// packed as they fill.
+    static var redistributesLeaves: Bool { ObjectIdentifier(Value.self) != ObjectIdentifier(Row.self) }
+
     /// The root: a leaf (possibly empty) or an internal node with at least two children.
     var root: Node
 
