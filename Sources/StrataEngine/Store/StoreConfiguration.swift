@@ -51,10 +51,12 @@ package struct StoreConfiguration: Sendable, Hashable {
     package var instructionSpoolBytes = 256 << 10
 
     /// How far ahead of its appends a store that syncs every commit (``Durability/full``) reserves
-    /// space in the commit log: a quarter of ``checkpointThreshold`` (a segment rarely grows much
-    /// past it), between 4 KiB and 1 MiB. See ``CommitLog/preallocate(inStepsOf:)``.
+    /// space in the commit log: 64 KiB (hundreds of small commits per reservation, so the one sync
+    /// that journals a new size is rare), or a quarter of a smaller ``checkpointThreshold``, at
+    /// least 4 KiB. Opening a store reads the reserved zeros after its last record, so the step
+    /// stays small. See ``CommitLog/preallocate(inStepsOf:)``.
     var logPreallocationStep: UInt64 {
-        min(1 << 20, max(4 << 10, checkpointThreshold / 4))
+        min(64 << 10, max(4 << 10, checkpointThreshold / 4))
     }
 
     /// Creates a configuration.

@@ -133,7 +133,7 @@ extension CommitLog {
             kept.append(segment)
             // Zeros after the last record are space reserved for appends (see `preallocate`), kept;
             // anything else there is a torn tail, cut off.
-            let reservedOnly = bytes[scan.end...].allSatisfy { $0 == 0 }
+            let reservedOnly = bytes.withUnsafeBytes { LogSegment.isZero(UnsafeRawBufferPointer(rebasing: $0[scan.end...])) }
             last = (segment, file, scan, bytes.count, reservedOnly)
         }
         if let last, last.scan.sealed, unwrittenNewest == nil {

@@ -180,7 +180,8 @@ package final class CommitLog: Sendable {
 
     /// Starts a new segment; later appends go there. Call with appends paused.
     ///
-    /// Syncs the current segment in full, creates the next one (synced, with its directory),
+    /// Cuts the reserved space off the current segment and syncs it in full (its length with
+    /// it), creates the next one (synced, with its directory),
     /// then marks the old one sealed and syncs it again: a sealed segment's successor exists.
     /// Any failure poisons the log (a new segment that could not be created is removed).
     ///

@@ -111,7 +111,17 @@ struct LogSegment {
 
     /// Whether `bytes` hold a header and nothing after it but zeros: a segment without records.
     static func hasNoRecords(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.count >= headerSize && bytes[headerSize...].allSatisfy { $0 == 0 }
+        bytes.count >= headerSize && isZero(UnsafeRawBufferPointer(rebasing: bytes[headerSize...]))
+    }
+
+    /// Whether every byte of `bytes` is zero, checked eight at a time (a segment's reserved space
+    /// is read at every open).
+    static func isZero(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let words = bytes.count / 8
+        for index in 0..<words where bytes.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self) != 0 {
+            return false
+        }
+        return bytes[(words * 8)...].allSatisfy { $0 == 0 }
     }
 
     /// Whether `bytes` look like a segment whose creation was interrupted before its header
