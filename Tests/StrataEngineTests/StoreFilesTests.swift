@@ -23,6 +23,25 @@ struct StoreFilesTests {
         }
     }
 
+    @Test("a .full store reserves at most 64 KiB of log ahead of its commits; a .normal store reserves none",
+          arguments: [Durability.full, .normal])
+    func logReservation(durability: Durability) throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("reserved.strata")
+            try withStore(StoreConfiguration.file(path, durability: durability)) { store in
+                try insertItems(1...10, into: store)
+                let segment = try #require(try CommitLog.segmentPaths(storePath: path).last)
+                let size = try POSIXFile(path: segment, mode: .readOnly).size()
+                let records = store.statistics.logBytes
+                if durability == .full {
+                    #expect(size > records && size - records <= 64 << 10, "\(size) bytes for \(records) of records")
+                } else {
+                    #expect(size == records)
+                }
+            }
+        }
+    }
+
     @Test("deleting the newest log segment makes the next open throw corruptFile naming it",
           arguments: [Durability.full, .normal])
     func deletedNewestSegment(durability: Durability) throws {

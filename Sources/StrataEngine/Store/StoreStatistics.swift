@@ -15,7 +15,7 @@ package struct StoreStatistics: Sendable, Hashable {
     package var checkpoints: UInt64
     /// The number of log segment files.
     package var logSegments: Int
-    /// The size of the current log segment in bytes.
+    /// The bytes of the current log segment's header and records (not the space reserved after them).
     package var logBytes: UInt64
     /// The message of the last background checkpoint failure, if any.
     package var lastCheckpointError: String?
