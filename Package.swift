@@ -38,10 +38,12 @@ let package = Package(
         .target(name: "CStrataChecksum"),
         // A cache-line prefetch for scans (a C builtin Swift has no spelling for).
         .target(name: "CStrataPrefetch"),
+        // glibc's heap trim threshold (malloc.h is not in Swift's Glibc module).
+        .target(name: "CStrataHeap"),
         .target(name: "StrataStorage", dependencies: ["StrataSupport", "CStrataChecksum"], swiftSettings: strictSettings),
         .target(
             name: "StrataEngine",
-            dependencies: ["StrataSupport", "StrataValues", "StrataStorage", "CStrataPrefetch"],
+            dependencies: ["StrataSupport", "StrataValues", "StrataStorage", "CStrataPrefetch", "CStrataHeap"],
             swiftSettings: strictSettings
         ),
         .target(name: "StrataQuery", dependencies: ["StrataEngine"], swiftSettings: strictSettings),

@@ -42,6 +42,16 @@ struct StoreFilesTests {
         }
     }
 
+    @Test("opening a file store raises glibc's heap trim threshold, unless the process chose one")
+    func heapTrimThreshold() throws {
+        try withTemporaryDirectory { directory in
+            try withStore(.file(directory.file("heap.strata"))) { _ in }
+            let chosen = ProcessInfo.processInfo.environment["MALLOC_TRIM_THRESHOLD_"] != nil
+                || ProcessInfo.processInfo.environment["GLIBC_TUNABLES"]?.contains("trim_threshold") == true
+            #expect(HeapTrimming.applied == !chosen)
+        }
+    }
+
     @Test("deleting the newest log segment makes the next open throw corruptFile naming it",
           arguments: [Durability.full, .normal])
     func deletedNewestSegment(durability: Durability) throws {

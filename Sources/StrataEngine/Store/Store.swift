@@ -88,6 +88,7 @@ package final class Store: @unchecked Sendable {
             groupCommit = nil
             snapshot = .empty
         case .file(let path):
+            HeapTrimming.applyOnce()
             let recovered = try StoreFiles.recover(path: path, readOnly: configuration.readOnly,
                                                    cache: NodeCache(capacity: configuration.cacheSize))
             files = recovered.files
