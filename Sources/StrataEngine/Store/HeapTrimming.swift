@@ -18,16 +18,28 @@ enum HeapTrimming {
     /// The threshold set: 32 MiB.
     static let threshold: Int32 = 32 << 20
 
-    /// Whether the threshold was set (false when the process chose its own, or not on glibc).
-    static let applied: Bool = {
+    /// Whether the threshold was set (false when the process chose its own, when malloc is not
+    /// glibc's, e.g. under AddressSanitizer, which refuses `mallopt`, or off Linux).
+    static let applied: Bool = !chosenByProcess && setThreshold()
+
+    /// Whether the process chose a trim threshold itself (`MALLOC_TRIM_THRESHOLD_`, or
+    /// `glibc.malloc.trim_threshold` in `GLIBC_TUNABLES`).
+    static var chosenByProcess: Bool {
         #if canImport(Glibc)
-        if getenv("MALLOC_TRIM_THRESHOLD_") != nil { return false }
-        if let tunables = getenv("GLIBC_TUNABLES"), String(cString: tunables).contains("trim_threshold") { return false }
+        if getenv("MALLOC_TRIM_THRESHOLD_") != nil { return true }
+        if let tunables = getenv("GLIBC_TUNABLES"), String(cString: tunables).contains("trim_threshold") { return true }
+        #endif
+        return false
+    }
+
+    /// Sets the threshold; returns whether the allocator accepted it.
+    static func setThreshold() -> Bool {
+        #if canImport(Glibc)
         return strata_set_heap_trim_threshold(threshold) == 1
         #else
         return false
         #endif
-    }()
+    }
 
     /// Sets the threshold once per process (see the type's documentation).
     static func applyOnce() { _ = applied }
