@@ -46,6 +46,17 @@ struct ObjectKeySetTests {
         }
     }
 
+    @Test("Keys at both ends of Int64 join and split runs without overflowing")
+    func extremeKeys() {
+        var set = ObjectKeySet()
+        for raw in [Int64.max, .min, .max - 1, .min + 1, 0] { set.insert(ObjectKey(raw)) }
+        #expect(set.count == 5)
+        #expect(Array(set) == [Int64.min, .min + 1, 0, .max - 1, .max].map(ObjectKey.init))
+        let removed = [set.remove(ObjectKey(.max)), set.remove(ObjectKey(.min))]
+        #expect(removed == [ObjectKey(.max), ObjectKey(.min)])
+        #expect(Array(set) == [Int64.min + 1, 0, .max - 1].map(ObjectKey.init))
+    }
+
     @Test("Sets with the same keys are equal whatever their form; different keys are not")
     func equality() {
         let scattered = ObjectKeySet((0..<Int64(ObjectKeySet.runLimit + 1)).map { ObjectKey($0 * 2) })
