@@ -42,6 +42,15 @@ package final class LockedValueBox<Value>: @unchecked Sendable {
         try storage.wait(until: ready, then: body)
     }
 
+    /// Blocks until `ready` returns true for the value or `timeout` has passed (on the monotonic
+    /// clock), whichever comes first; returns whether `ready` held.
+    ///
+    /// `ready` is evaluated with the lock held, first at once, then each time another thread
+    /// calls ``broadcast()``.
+    package func wait(until ready: (Value) -> Bool, timeout: Duration) -> Bool {
+        storage.wait(until: ready, timeout: timeout)
+    }
+
     /// Wakes every thread blocked in ``wait(until:then:)`` so it re-checks its condition.
     package func broadcast() {
         storage.broadcast()
@@ -63,7 +72,13 @@ final class LockStorage<Value>: ManagedBuffer<LockStorage<Value>.Header, Value> 
         let storage = unsafeDowncast(buffer, to: LockStorage<Value>.self)
         storage.withUnsafeMutablePointers { header, element in
             precondition(pthread_mutex_init(&header.pointee.mutex, nil) == 0, "pthread_mutex_init failed")
-            precondition(pthread_cond_init(&header.pointee.condition, nil) == 0, "pthread_cond_init failed")
+            // Timed waits count on the monotonic clock: a change of the wall clock neither cuts
+            // them short nor stretches them.
+            var attributes = pthread_condattr_t()
+            pthread_condattr_init(&attributes)
+            pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+            precondition(pthread_cond_init(&header.pointee.condition, &attributes) == 0, "pthread_cond_init failed")
+            pthread_condattr_destroy(&attributes)
             element.initialize(to: value)
         }
         return storage
@@ -95,6 +110,24 @@ final class LockStorage<Value>: ManagedBuffer<LockStorage<Value>.Header, Value> 
             pthread_cond_wait(&header.pointee.condition, &header.pointee.mutex)
         }
         return try body(&element.pointee)
+    }
+
+    func wait(until ready: (Value) -> Bool, timeout: Duration) -> Bool {
+        var deadline = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &deadline)
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(deadline.tv_nsec) + Int(attoseconds / 1_000_000_000)
+        deadline.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
+        deadline.tv_nsec = nanoseconds % 1_000_000_000
+        let (header, element) = withUnsafeMutablePointers { ($0, $1) }
+        pthread_mutex_lock(&header.pointee.mutex)
+        defer { pthread_mutex_unlock(&header.pointee.mutex) }
+        while !ready(element.pointee) {
+            if pthread_cond_timedwait(&header.pointee.condition, &header.pointee.mutex, &deadline) == ETIMEDOUT {
+                return ready(element.pointee)
+            }
+        }
+        return true
     }
 
     func broadcast() {

@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import StrataSupport
 import Testing
 @testable import StrataEngine
@@ -186,5 +188,41 @@ struct ConcurrencyTests {
         #expect(finished)
         #expect(failures.all == [])
         #expect(store.currentSnapshot.table(counters)?.row(counter)?[0] == .int(1000))
+    }
+
+    @Test("a .full commit's leader gathers the writer waiting for the gate, but not for longer than its bound: a transaction held open does not hold back the commit before it")
+    func gatheringIsBounded() throws {
+        try withTemporaryDirectory { directory in
+            let configuration = StoreConfiguration.file(directory.file("gather.strata"), durability: .full)
+            try withStore(configuration) { store in
+                let entries = try store.write { tx in try tx.createTable(entrySchema) }
+                // A first commit gives group commit a sync time to bound its gathering by.
+                _ = try store.write { tx in try tx.insertObject(into: entries, values: [.int(0), .int(0)]) }
+                let events = LockedValueBox<[String]>([])
+                let failures = FailureLog()
+                let first = try store.beginWrite()
+                try first.insertObject(into: entries, values: [.int(1), .int(1)])
+                // Another writer queues for the gate, gets it from the first commit, and holds its
+                // transaction open for three seconds.
+                let holder = startThreads(1) { _ in
+                    do {
+                        let tx = try store.beginWrite()
+                        try tx.insertObject(into: entries, values: [.int(2), .int(2)])
+                        usleep(3_000_000)
+                        events.withLockedValue { $0.append("second commits") }
+                        _ = try tx.commit()
+                    } catch {
+                        failures.record("holder: \(error)")
+                    }
+                }
+                #expect(waitUntil(timeout: 60) { store.writeGateWaitingCount == 1 })
+                _ = try first.commit()
+                events.withLockedValue { $0.append("first returned") }
+                #expect(holder.wait(timeout: .now() + 120) == .success)
+                #expect(failures.all == [])
+                #expect(events.withLockedValue { $0 } == ["first returned", "second commits"],
+                        "the first commit's leader waited out the second transaction")
+            }
+        }
     }
 }

@@ -153,6 +153,34 @@ struct GroupCommitTests {
         #expect(group.failure == nil)
     }
 
+    // MARK: - Gathering
+
+    @Test("A leader gathers before it syncs: records written meanwhile share its sync, within a bound the syncs set")
+    func leaderGathersWriters() throws {
+        let group = GroupCommit(durableVersion: 0)
+        let recorder = SyncRecorder()
+        let bounds = LockedValueBox<[Duration]>([])
+        // The first leader has no sync time to go by: it does not wait.
+        group.noteWritten(1)
+        try group.waitUntilDurable(1, gather: { bound in bounds.withLockedValue { $0.append(bound) } },
+                                   sync: { usleep(5_000); recorder.sync() }, publish: recorder.publish)
+        // The next one may wait about as long as that sync took (5 ms), at most `longestGathering`;
+        // a writer that writes its record meanwhile is in its group.
+        group.noteWritten(2)
+        try group.waitUntilDurable(2, gather: { bound in
+            bounds.withLockedValue { $0.append(bound) }
+            group.noteWritten(3)
+        }, sync: recorder.sync, publish: recorder.publish)
+        #expect(recorder.publishes == [1, 3])
+        try group.waitUntilDurable(3, gather: { _ in Issue.record("version 3 is durable: no leader") },
+                                   sync: recorder.sync, publish: recorder.publish)
+        #expect(recorder.syncs == 2)
+        let seen = bounds.withLockedValue { $0 }
+        #expect(seen.count == 2)
+        #expect(seen.first == .zero)
+        #expect(seen.last == GroupCommit.longestGathering, "a 5 ms sync: the bound is capped at 2 ms")
+    }
+
     // MARK: - Poisoning
 
     @Test("A failed sync throws poisoned to its waiter and to every later waiter, without syncing or publishing")

@@ -60,6 +60,12 @@ public final class StopFlag: Sendable {
 /// - Returns: whether every thread finished in time.
 @discardableResult
 public func runOnThreads(_ count: Int, timeout: Double = 300, _ body: @escaping @Sendable (Int) -> Void) -> Bool {
+    startThreads(count, body).wait(timeout: .now() + timeout) == .success
+}
+
+/// Starts `body(index)` on `count` new threads and returns at once, with a group the threads
+/// leave as they finish (wait on it with a timeout).
+public func startThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) -> DispatchGroup {
     let group = DispatchGroup()
     for index in 0..<count {
         group.enter()
@@ -70,7 +76,7 @@ public func runOnThreads(_ count: Int, timeout: Double = 300, _ body: @escaping 
         thread.stackSize = 8 << 20
         thread.start()
     }
-    return group.wait(timeout: .now() + timeout) == .success
+    return group
 }
 
 /// Runs `body` on a new thread and waits for it: for work a test needs done off its own thread

@@ -82,8 +82,8 @@ extension Store {
     ///   sync of the log (a checkpoint's too), failed.
     func waitUntilDurable(_ logged: LoggedCommit) throws {
         guard logged.needsSync, let groupCommit, let files else { return }
-        try groupCommit.waitUntilDurable(logged.version, sync: { try files.log.sync() },
-                                         publish: publishPending(upTo:))
+        try groupCommit.waitUntilDurable(logged.version, gather: awaitWritersInTransaction(for:),
+                                         sync: { try files.log.sync() }, publish: publishPending(upTo:))
         scheduleCheckpointIfNeeded()
     }
 

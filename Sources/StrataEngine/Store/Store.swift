@@ -23,7 +23,8 @@ import StrataSupport
 /// instance; another process gets ``StrataError/Code/alreadyOpenInAnotherProcess``.
 package final class Store: @unchecked Sendable {
     // Safety: `writerHead` is read and written only by the holder of the write gate
-    // (`beginWrite` … `endWrite`), and the gate's mutex orders those accesses between threads.
+    // (`beginWrite` … `endWrite`), and the gate orders those accesses between threads (its
+    // mutex, and the semaphore a release hands the gate over with).
     // Everything else shared is inside a `LockedValueBox` or immutable.
 
     /// The configuration the store was opened with.
@@ -35,18 +36,13 @@ package final class Store: @unchecked Sendable {
     let checkpointSerial = LockedValueBox(())
     /// The background checkpoints under way (see ``scheduleCheckpointIfNeeded()``).
     let backgroundCheckpoints = BackgroundCheckpoints()
-    /// A ticket lock: writers (and checkpoints) get the write transaction in arrival order, so a
-    /// busy writer loop cannot starve a checkpoint.
-    private let writeGate = LockedValueBox(WriteGateState())
+    /// Writers (and checkpoints) get the write transaction in arrival order.
+    private let writeGate = WriteGate()
     /// Called after each publish (see `addPublishObserver`).
     let publishObservers = LockedValueBox(PublishObservers())
     /// Per-store objects of higher layers (see `attachment(_:make:)`).
     let attachments = LockedValueBox<[String: any AnyObject & Sendable]>([:])
 
-    struct WriteGateState {
-        var nextTicket: UInt64 = 0
-        var nowServing: UInt64 = 0
-    }
     var writerHead: Snapshot
 
     struct PublishedState {
@@ -238,17 +234,20 @@ package final class Store: @unchecked Sendable {
     /// The newest version whose record is in the commit log (durable or not).
     var loggedVersion: UInt64 { state.withLockedValue { $0.loggedVersion } }
 
-    func acquireWriteGate() {
-        let ticket = writeGate.withLockedValue { gate -> UInt64 in
-            defer { gate.nextTicket += 1 }
-            return gate.nextTicket
-        }
-        writeGate.wait(until: { $0.nowServing == ticket }) { _ in }
+    func acquireWriteGate() { writeGate.acquire() }
+
+    /// Returns once no writer holds the write gate or waits for it (each has committed or
+    /// cancelled), or after `timeout`: a group-commit leader's gathering (see ``GroupCommit``).
+    /// A writer already waiting for the gate is counted: writers released by one sync begin
+    /// their next transactions one after another.
+    func awaitWritersInTransaction(for timeout: Duration) {
+        guard timeout > .zero else { return }
+        writeGate.waitUntilIdle(timeout: timeout)
     }
 
-    /// Releases the write gate (commit or cancel) to the next ticket.
-    func endWrite() {
-        writeGate.withLockedValue { $0.nowServing += 1 }
-        writeGate.broadcast()
-    }
+    /// How many threads wait for the write gate.
+    var writeGateWaitingCount: Int { writeGate.waitingCount }
+
+    /// Releases the write gate (commit or cancel) to the longest waiter.
+    func endWrite() { writeGate.release() }
 }

@@ -19,7 +19,12 @@ package final class GroupCommit: Sendable {
         var syncing = false
         var failure: StrataError?
         var syncCount: UInt64 = 0
+        /// A moving average of how long a sync took, the bound of a leader's gathering.
+        var typicalSync: Duration = .zero
     }
+
+    /// The longest a leader waits for writers to join its group, however slow the syncs.
+    package static let longestGathering: Duration = .milliseconds(2)
 
     private let state: LockedValueBox<State>
 
@@ -42,6 +47,10 @@ package final class GroupCommit: Sendable {
     /// Blocks until the record of `version` is durable and published.
     ///
     /// - Parameters:
+    ///   - gather: called by the leader before its sync, without any lock held, with how long it
+    ///     may wait: returns once the writers in a write transaction (or waiting for one) have
+    ///     written their records (``noteWritten(_:)``), or when that time has passed. A writer
+    ///     that joins this way shares the leader's sync instead of waiting for the next one.
     ///   - sync: makes every written record durable; called by the leader without any lock held.
     ///   - publish: makes every version up to its argument visible; called by the leader after a
     ///     successful sync and before any waiter is released, with versions that never decrease.
@@ -49,12 +58,14 @@ package final class GroupCommit: Sendable {
     ///   successful sync covered `version`.
     package func waitUntilDurable(
         _ version: UInt64,
+        gather: (Duration) -> Void = { _ in },
         sync: () throws -> Void,
         publish: (UInt64) -> Void
     ) throws {
         while true {
-            let target: UInt64? = try state.wait(until: { $0.failure != nil || $0.durable >= version || !$0.syncing }) {
-                (state) throws -> UInt64? in
+            // The leader's bound on gathering; nil when this writer's record is durable.
+            let bound: Duration? = try state.wait(until: { $0.failure != nil || $0.durable >= version || !$0.syncing }) {
+                (state) throws -> Duration? in
                 // Durable first: a version an earlier, successful sync covered was published and
                 // is on disk, so its writer returns even if a later sync has failed since (a
                 // writer descheduled between writing and waiting would otherwise report a
@@ -62,9 +73,12 @@ package final class GroupCommit: Sendable {
                 if state.durable >= version { return nil }
                 if let failure = state.failure { throw Self.poisoned(by: failure) }
                 state.syncing = true
-                return state.written
+                return state.typicalSync
             }
-            guard let target else { return }
+            guard let bound else { return }
+            gather(min(bound, Self.longestGathering))
+            let target = state.withLockedValue { $0.written }
+            let started = ContinuousClock.now
             do {
                 try sync()
             } catch {
@@ -76,8 +90,11 @@ package final class GroupCommit: Sendable {
                 state.broadcast()
                 throw Self.poisoned(by: error)
             }
+            let took = ContinuousClock.now - started
             publish(target)
             state.withLockedValue {
+                // An average over about the last eight syncs.
+                $0.typicalSync = $0.typicalSync == .zero ? took : ($0.typicalSync * 7 + took) / 8
                 $0.durable = target
                 $0.syncing = false
                 $0.syncCount += 1
