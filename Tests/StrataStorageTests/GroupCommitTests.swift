@@ -160,25 +160,64 @@ struct GroupCommitTests {
         let group = GroupCommit(durableVersion: 0)
         let recorder = SyncRecorder()
         let bounds = LockedValueBox<[Duration]>([])
-        // The first leader has no sync time to go by: it does not wait.
+        // The first leader has no sync time to go by: it does not gather.
         group.noteWritten(1)
-        try group.waitUntilDurable(1, gather: { bound in bounds.withLockedValue { $0.append(bound) } },
-                                   sync: { usleep(5_000); recorder.sync() }, publish: recorder.publish)
+        try group.waitUntilDurable(1, gather: { bound in
+            Issue.record("gathered for \(bound) without a sync time")
+            return true
+        }, sync: { usleep(5_000); recorder.sync() }, publish: recorder.publish)
         // The next one may wait about as long as that sync took (5 ms), at most `longestGathering`;
         // a writer that writes its record meanwhile is in its group.
         group.noteWritten(2)
         try group.waitUntilDurable(2, gather: { bound in
             bounds.withLockedValue { $0.append(bound) }
             group.noteWritten(3)
+            return true
         }, sync: recorder.sync, publish: recorder.publish)
         #expect(recorder.publishes == [1, 3])
-        try group.waitUntilDurable(3, gather: { _ in Issue.record("version 3 is durable: no leader") },
-                                   sync: recorder.sync, publish: recorder.publish)
+        try group.waitUntilDurable(3, gather: { _ in
+            Issue.record("version 3 is durable: no leader")
+            return true
+        }, sync: recorder.sync, publish: recorder.publish)
         #expect(recorder.syncs == 2)
-        let seen = bounds.withLockedValue { $0 }
-        #expect(seen.count == 2)
-        #expect(seen.first == .zero)
-        #expect(seen.last == GroupCommit.longestGathering, "a 5 ms sync: the bound is capped at 2 ms")
+        #expect(bounds.withLockedValue { $0 } == [GroupCommit.longestGathering], "a 5 ms sync: the bound is capped at 2 ms")
+    }
+
+    @Test("Gatherings that wait out their bound for nothing make the next 1, 3, 7, 15 leaders sync at once; one that gains a record ends that")
+    func fruitlessGatheringsBackOff() throws {
+        let group = GroupCommit(durableVersion: 0)
+        let recorder = SyncRecorder()
+        var version: UInt64 = 1
+        group.noteWritten(version)
+        try group.waitUntilDurable(version, sync: { usleep(1_000); recorder.sync() }, publish: recorder.publish)
+
+        /// Commits one version as its leader; returns whether the leader gathered. A gathering
+        /// times out without a record unless `joins`, when another writer's record arrives.
+        func commit(joins: Bool = false) throws -> Bool {
+            version += 1
+            group.noteWritten(version)
+            var gathered = false
+            try group.waitUntilDurable(version, gather: { _ in
+                gathered = true
+                guard joins else { return false }
+                version += 1
+                group.noteWritten(version)
+                return true
+            }, sync: recorder.sync, publish: recorder.publish)
+            return gathered
+        }
+
+        // Timed out for nothing: skip 1, gather (for nothing again): skip 3, then 7.
+        var pattern: [Bool] = []
+        for _ in 0..<15 { pattern.append(try commit()) }
+        #expect(pattern == [true, false, true, false, false, false, true, false, false, false, false, false, false, false, true])
+        // The fourth fruitless one skips the next 15; then a gathering gains a record, and every
+        // leader gathers again.
+        for _ in 0..<15 { #expect(try commit() == false) }
+        #expect(try commit(joins: true))
+        #expect(try commit(joins: true))
+        #expect(try commit(joins: true))
+        #expect(recorder.publishes.last == version)
     }
 
     // MARK: - Poisoning

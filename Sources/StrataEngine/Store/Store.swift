@@ -240,8 +240,9 @@ package final class Store: @unchecked Sendable {
     /// cancelled), or after `timeout`: a group-commit leader's gathering (see ``GroupCommit``).
     /// A writer already waiting for the gate is counted: writers released by one sync begin
     /// their next transactions one after another.
-    func awaitWritersInTransaction(for timeout: Duration) {
-        guard timeout > .zero else { return }
+    ///
+    /// - Returns: false when `timeout` passed first.
+    func awaitWritersInTransaction(for timeout: Duration) -> Bool {
         writeGate.waitUntilIdle(timeout: timeout)
     }
 

@@ -89,7 +89,10 @@ final class WriteGate: Sendable {
     var waitingCount: Int { state.withLockedValue { $0.waiters.count - $0.head } }
 
     /// Returns once no thread holds the gate or waits for it, or after `timeout`.
-    func waitUntilIdle(timeout: Duration) {
-        _ = state.wait(until: \.isIdle, timeout: timeout)
+    ///
+    /// - Returns: false when `timeout` passed first.
+    @discardableResult
+    func waitUntilIdle(timeout: Duration) -> Bool {
+        state.wait(until: \.isIdle, timeout: timeout)
     }
 }

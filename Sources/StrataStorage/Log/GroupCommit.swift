@@ -8,6 +8,13 @@ import StrataSupport
 /// written so far, publishes up to that version, then wakes the others, whose records the sync
 /// covered. Writers that arrive while a sync runs queue up behind it and share the next one.
 ///
+/// Before it syncs, a leader lets the writers already in a write transaction (or waiting for
+/// one) join its group, waiting for them at most about as long as a sync takes (see
+/// ``waitUntilDurable(_:gather:sync:publish:)``). Without this, writers released by one sync
+/// commit during the next and share the one after: with four writers the groups settled at two
+/// commits each. A wait that ran out without gaining a record (a writer in a long transaction)
+/// makes the next leaders skip it for a while.
+///
 /// The first sync failure poisons the group: that waiter and every waiter whose version it did
 /// not already make durable throws ``StrataError/Code/poisoned``; nothing reports success for
 /// data that may not be on disk, and nothing reports failure for a version a successful sync
@@ -21,6 +28,33 @@ package final class GroupCommit: Sendable {
         var syncCount: UInt64 = 0
         /// A moving average of how long a sync took, the bound of a leader's gathering.
         var typicalSync: Duration = .zero
+        /// Gatherings in a row that waited out their bound and gained no record.
+        var fruitlessGatherings = 0
+        /// Leaders still to sync without gathering, after fruitless gatherings.
+        var gatheringsToSkip = 0
+
+        /// How long the next leader may gather: nothing while it is to skip (see
+        /// ``noteGathering(timedOut:gained:)``).
+        mutating func takeGatheringBound() -> Duration {
+            guard gatheringsToSkip == 0 else {
+                gatheringsToSkip -= 1
+                return .zero
+            }
+            return min(typicalSync, GroupCommit.longestGathering)
+        }
+
+        /// Records how a gathering ended. One that waited out its bound without a record written
+        /// meanwhile (a writer in a long transaction, say) makes the next 1, 3, 7, … 63 leaders
+        /// sync at once, so such a writer costs the others little; one that gained a record
+        /// starts the count again.
+        mutating func noteGathering(timedOut: Bool, gained: Bool) {
+            if gained {
+                fruitlessGatherings = 0
+            } else if timedOut {
+                fruitlessGatherings = min(fruitlessGatherings + 1, 6)
+                gatheringsToSkip = (1 << fruitlessGatherings) - 1
+            }
+        }
     }
 
     /// The longest a leader waits for writers to join its group, however slow the syncs.
@@ -48,9 +82,10 @@ package final class GroupCommit: Sendable {
     ///
     /// - Parameters:
     ///   - gather: called by the leader before its sync, without any lock held, with how long it
-    ///     may wait: returns once the writers in a write transaction (or waiting for one) have
-    ///     written their records (``noteWritten(_:)``), or when that time has passed. A writer
-    ///     that joins this way shares the leader's sync instead of waiting for the next one.
+    ///     may wait (zero: not at all): returns true once the writers in a write transaction (or
+    ///     waiting for one) have written their records (``noteWritten(_:)``), false when that time
+    ///     has passed first. A writer that joins this way shares the leader's sync instead of
+    ///     waiting for the next one.
     ///   - sync: makes every written record durable; called by the leader without any lock held.
     ///   - publish: makes every version up to its argument visible; called by the leader after a
     ///     successful sync and before any waiter is released, with versions that never decrease.
@@ -58,14 +93,15 @@ package final class GroupCommit: Sendable {
     ///   successful sync covered `version`.
     package func waitUntilDurable(
         _ version: UInt64,
-        gather: (Duration) -> Void = { _ in },
+        gather: (Duration) -> Bool = { _ in true },
         sync: () throws -> Void,
         publish: (UInt64) -> Void
     ) throws {
         while true {
-            // The leader's bound on gathering; nil when this writer's record is durable.
-            let bound: Duration? = try state.wait(until: { $0.failure != nil || $0.durable >= version || !$0.syncing }) {
-                (state) throws -> Duration? in
+            // The leader's bound on gathering and the records written before it; nil when this
+            // writer's record is durable.
+            let leader: (bound: Duration, written: UInt64)? = try state.wait(until: { $0.failure != nil || $0.durable >= version || !$0.syncing }) {
+                (state) throws -> (bound: Duration, written: UInt64)? in
                 // Durable first: a version an earlier, successful sync covered was published and
                 // is on disk, so its writer returns even if a later sync has failed since (a
                 // writer descheduled between writing and waiting would otherwise report a
@@ -73,11 +109,16 @@ package final class GroupCommit: Sendable {
                 if state.durable >= version { return nil }
                 if let failure = state.failure { throw Self.poisoned(by: failure) }
                 state.syncing = true
-                return state.typicalSync
+                return (state.takeGatheringBound(), state.written)
             }
-            guard let bound else { return }
-            gather(min(bound, Self.longestGathering))
-            let target = state.withLockedValue { $0.written }
+            guard let leader else { return }
+            let gathered = leader.bound == .zero || gather(leader.bound)
+            let target = state.withLockedValue { state in
+                if leader.bound > .zero {
+                    state.noteGathering(timedOut: !gathered, gained: state.written > leader.written)
+                }
+                return state.written
+            }
             let started = ContinuousClock.now
             do {
                 try sync()
