@@ -1,6 +1,7 @@
 import Foundation
 import StrataEngine
 import StrataSupport
+import Synchronization
 
 /// The notifier worker of one store: after every published commit it brings each registered
 /// notifier up to the new version on a background thread, then asks each Realm's
@@ -15,16 +16,24 @@ import StrataSupport
 /// closes the store there and then (a new Realm opens it afresh; `Realm.deleteFiles(for:)` may
 /// run) instead of whenever the worker thread next wakes.
 package final class NotifierHub: @unchecked Sendable {
-    // Safety: mutable state is inside `state`; `store` is weak and only read.
+    // Safety: mutable state is inside `state` or atomic; `store` is weak and only read.
 
     private weak var store: Store?
     private let state = LockedValueBox(HubState())
     private var observerID: Int?
+    /// The newest version the hub's publish observer has announced. Kept outside `state` so that
+    /// a commit announces itself without the hub's lock, which the worker holds now and then: a
+    /// committing thread that found it held slept on it, and on two cores each such commit took
+    /// about twice as long.
+    private let requested = Atomic<UInt64>(0)
+    /// How many workers are waiting, or about to, for work or for an announcement: only then does
+    /// a commit wake them (see ``noteCommit(_:)``). A count, not a flag: a worker that is exiting
+    /// may still be leaving its wait when the next one starts waiting.
+    private let waitingWorkers = Atomic<Int>(0)
 
     private struct HubState {
         var notifiers: [ObjectIdentifier: (notifier: any AnyNotifier, target: NotificationTarget)] = [:]
         var targets: [ObjectIdentifier: (target: NotificationTarget, count: Int)] = [:]
-        var requested: UInt64 = 0
         var processed: UInt64 = 0
         var dirty = false
         var running = false
@@ -119,12 +128,24 @@ package final class NotifierHub: @unchecked Sendable {
         state.targets[id] = entry.count > 1 ? (entry.target, entry.count - 1) : nil
     }
 
+    /// Announces `version` to the worker.
+    ///
+    /// The announcement is an atomic store; the worker is woken (under the hub's lock) only when
+    /// it may be waiting. The worker counts itself in `waitingWorkers` before it checks for
+    /// announcements and this stores the version before it reads `waitingWorkers`, both
+    /// sequentially consistent, so either the worker's check sees the version or this sees the
+    /// count and wakes it.
     private func noteCommit(_ version: UInt64) {
-        let wake = state.withLockedValue { state -> Bool in
-            state.requested = max(state.requested, version)
-            return state.running
-        }
-        if wake { state.broadcast() }
+        requested.max(version, ordering: .sequentiallyConsistent)
+        if waitingWorkers.load(ordering: .sequentiallyConsistent) > 0 { state.broadcast() }
+    }
+
+    /// Runs `body`, a wait of the worker's on `state`, counted in `waitingWorkers` (see
+    /// ``noteCommit(_:)``).
+    private func whileWorkerMayWait<R>(_ body: () -> R) -> R {
+        waitingWorkers.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { waitingWorkers.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        return body()
     }
 
     private func startIfNeeded(_ state: inout HubState) {
@@ -159,14 +180,18 @@ package final class NotifierHub: @unchecked Sendable {
     /// the targets to deliver; returns `false` when nothing is registered any more, or the store
     /// is gone (the worker then exits).
     private func runPass() -> Bool {
-        let work = state.wait(until: { $0.dirty || $0.requested > $0.processed || $0.isEmpty }) { state in
-            if state.isEmpty {
-                Self.stopWorker(&state)
-                return nil as (notifiers: [any AnyNotifier], targets: [NotificationTarget])?
+        let work = whileWorkerMayWait {
+            state.wait(until: {
+                $0.dirty || self.requested.load(ordering: .sequentiallyConsistent) > $0.processed || $0.isEmpty
+            }) { state in
+                if state.isEmpty {
+                    Self.stopWorker(&state)
+                    return nil as (notifiers: [any AnyNotifier], targets: [NotificationTarget])?
+                }
+                state.dirty = false
+                state.inPass = true
+                return (state.notifiers.values.map(\.notifier), state.targets.values.map(\.target))
             }
-            state.dirty = false
-            state.inPass = true
-            return (state.notifiers.values.map(\.notifier), state.targets.values.map(\.target))
         }
         guard let work else { return false }
         guard let store else {
@@ -180,7 +205,11 @@ package final class NotifierHub: @unchecked Sendable {
         // store's publish observers run in registration order, so no notification is
         // delivered before an observer registered ahead of the hub (a commit clock, say) has
         // seen the commit. The pin may be ahead when the worker woke for an earlier version.
-        state.wait(until: { $0.requested >= pin.version || $0.isEmpty }) { _ in }
+        whileWorkerMayWait {
+            state.wait(until: {
+                self.requested.load(ordering: .sequentiallyConsistent) >= pin.version || $0.isEmpty
+            }) { _ in }
+        }
         for notifier in work.notifiers { notifier.prepare(to: pin, store: store) }
         let advanced = state.withLockedValue { state -> Bool in
             state.processed = max(state.processed, pin.version)

@@ -71,8 +71,26 @@ package struct ByteWriter: Sendable {
         bytes.append(contentsOf: raw)
     }
 
+    /// Appends raw bytes without a length prefix: an array's are copied in one move. (The generic
+    /// form, called from another module, is not specialized and appends through the sequence's
+    /// witnesses: a commit's record and payload went through it.)
+    package mutating func writeRaw(_ raw: [UInt8]) {
+        bytes.append(contentsOf: raw)
+    }
+
+    /// Appends `count` zero bytes.
+    package mutating func writeZeros(_ count: Int) {
+        bytes.append(contentsOf: repeatElement(0, count: count))
+    }
+
     /// Appends a length-prefixed byte string.
     package mutating func writeBytes<Bytes: Collection>(_ raw: Bytes) where Bytes.Element == UInt8 {
+        writeCount(raw.count)
+        bytes.append(contentsOf: raw)
+    }
+
+    /// Appends a length-prefixed byte string, copied in one move (as the array form of `writeRaw`).
+    package mutating func writeBytes(_ raw: [UInt8]) {
         writeCount(raw.count)
         bytes.append(contentsOf: raw)
     }

@@ -30,7 +30,7 @@ package enum LogRecord {
     /// A writer that starts with room for the header; append the payload, then ``seal(_:version:)``.
     package static func makeWriter(capacity: Int = 256) -> ByteWriter {
         var writer = ByteWriter(capacity: capacity + headerSize)
-        writer.writeRaw(repeatElement(0, count: headerSize))
+        writer.writeZeros(headerSize)
         return writer
     }
 
