@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(
             name: "StrataEventdTests", dependencies: ["StrataEventd", "StrataStorage", "StrataTestSupport", "strata-eventd"],
             swiftSettings: strictSettings),
-        .testTarget(name: "StrataNotifyTests", dependencies: ["StrataNotify"], swiftSettings: strictSettings),
+        .testTarget(name: "StrataNotifyTests", dependencies: ["StrataNotify", "StrataTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV"], swiftSettings: strictSettings),
         // libFuzzer on the commit log, checkpoint and changeset decoders (STRATA_FUZZ_DECODER picks one).
         .executableTarget(

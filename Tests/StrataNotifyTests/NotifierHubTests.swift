@@ -4,6 +4,7 @@ import StrataEngine
 import StrataEventLoop
 @testable import StrataNotify
 import StrataSupport
+import StrataTestSupport
 import Testing
 
 /// A notifier that records the versions the worker prepares it for.
@@ -73,6 +74,37 @@ struct NotifierHubTests {
         release.signal()
         #expect(first.waitForVersion(blockedVersion) && second.waitForVersion(blockedVersion))
         #expect(clockSaw.withLockedValue { $0 } == blockedVersion)
+    }
+
+    @Test("every commit reaches the worker: bursts from several threads, and commits right after the worker stopped and started again, are all prepared")
+    func everyCommitReachesTheWorker() throws {
+        let store = try Store.open(StoreConfiguration(location: .inMemory(identifier: UUID().uuidString)))
+        let table = try store.write { try $0.createTable(TableSchema(name: "T", columns: [ColumnSchema("n", .int)])) }
+        let hub = NotifierHub.hub(for: store)
+        let target = NotificationTarget(scheduler: DispatchQueueScheduler(queue: DispatchQueue(label: "hub-test")))
+        let failures = FailureLog()
+        for round in 0..<20 {
+            // Nothing is registered between rounds, so each round starts a new worker while the
+            // last one may still be on its way out.
+            let notifier = RecordingNotifier()
+            hub.register(notifier, target: target)
+            let finished = runOnThreads(3) { _ in
+                for _ in 0..<10 {
+                    do {
+                        _ = try store.write { _ = try $0.insertObject(into: table, values: [.int(1)]) }
+                    } catch {
+                        failures.record("\(error)")
+                    }
+                }
+            }
+            #expect(finished)
+            let newest = store.currentSnapshot.version
+            let reached = notifier.waitForVersion(newest, timeout: 30)
+            #expect(reached, "round \(round): version \(newest) was never prepared")
+            hub.unregister(notifier)
+            if !reached { break }
+        }
+        #expect(failures.all == [])
     }
 }
 
