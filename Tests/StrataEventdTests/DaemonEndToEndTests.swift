@@ -1,5 +1,6 @@
 import Foundation
 import Strata
+import StrataTestSupport
 @testable import StrataEventd
 import Testing
 
@@ -142,6 +143,16 @@ struct DaemonEndToEndTests {
         #expect(realm.objects(StoredEvent.self).filter("id IN {'x1', 'x3', 'x6', 'half'}").isEmpty)
         let acked = floodReplies.filter { $0.hasPrefix(#"{"ack""#) }.count
         #expect(realm.objects(StoredEvent.self).filter("id BEGINSWITH 'f'").count == acked)
+    }
+
+    @Test("--demo stops cleanly on SIGTERM: its generator and subscriber, cut off by the drain, log no error")
+    func demoStopsCleanly() throws {
+        let daemon = try DaemonProcess(dataPath: DaemonProcess.temporaryPath(), extraArguments: ["--demo"])
+        // Stop in the middle of a generator round: its connections are closed under it.
+        #expect(waitUntil(timeout: 60) { ((try? daemon.stats()["stored"]) as? Int ?? 0) > 100 })
+        #expect(daemon.terminate() == 0)
+        let log = (try? String(contentsOfFile: daemon.dataPath + ".log", encoding: .utf8)) ?? ""
+        #expect(!log.contains(" error "), "\(log.suffix(2_000))")
     }
 
     @Test("SIGTERM drains: every event received before it is stored and acknowledged, and the exit is clean")

@@ -5,12 +5,13 @@ import StrataEventd
 /// `--demo`: a load generator feeding the daemon and one live subscription (big purchases)
 /// printing its change sets to the terminal.
 struct DemoMode {
-    let port: Int
+    let daemon: EventDaemon
     let authToken: String?
     let logger: Logger
 
     func start() {
-        let port = self.port
+        let daemon = self.daemon
+        let port = daemon.tcpPort
         let logger = self.logger
         let authToken = self.authToken
         Thread.detachNewThread {
@@ -21,7 +22,8 @@ struct DemoMode {
                     emit("subscription: \(line.count > 240 ? String(line.prefix(240)) + "…" : line)")
                 }
             } catch {
-                logger.error("demo subscriber: \(error)")
+                // A connection the daemon closed while stopping (Ctrl-C) is not an error.
+                if !daemon.isStopping { logger.error("demo subscriber: \(error)") }
             }
         }
         Thread.detachNewThread {
@@ -35,7 +37,7 @@ struct DemoMode {
                     let report = try generator.run()
                     emit("generator round \(round): \(report)")
                 } catch {
-                    logger.error("demo generator: \(error)")
+                    if !daemon.isStopping { logger.error("demo generator: \(error)") }
                     return
                 }
             }

@@ -85,7 +85,7 @@ struct EventDaemonCommand: ParsableCommand {
         let signals = SignalStop(daemon: daemon, logger: logger)
         // The port line lets scripts and tests find a daemon started with --port 0.
         emit(#"{"listening":\#(daemon.tcpPort)}"#)
-        if demo { DemoMode(port: daemon.tcpPort, authToken: options.authToken, logger: logger).start() }
+        if demo { DemoMode(daemon: daemon, authToken: options.authToken, logger: logger).start() }
         daemon.waitUntilStopped()
         withExtendedLifetime(signals) {}
         if let failure = daemon.storeFailure {

@@ -185,6 +185,9 @@ public final class EventDaemon: @unchecked Sendable {
         stopped.signal()
     }
 
+    /// Whether ``stop()`` was called: the daemon is draining or has stopped.
+    public var isStopping: Bool { stopRequested.withLockedValue { $0 } }
+
     /// Blocks until ``stop()`` finished (for the executable's main thread).
     public func waitUntilStopped() {
         stopped.wait()
