@@ -81,8 +81,6 @@ extension SortedTree {
         /// ``spill(to:)``); nil once a checkpoint wrote the leaf. Read and written only while
         /// holding the `busy` bit.
         @exclusivity(unchecked) private var spilled: SpilledLeaf?
-        /// The estimated memory the contents take while resident, charged to the node cache.
-        @exclusivity(unchecked) private(set) var residentBytes = 0
         /// The ``NodeState`` bits and the pin count.
         private let state: Atomic<UInt>
         /// Set by accesses, cleared by the cache's clock hand: whether the node was used since the
@@ -417,7 +415,6 @@ extension SortedTree {
             storedKeys = []
             storedValues = []
             spilled = image
-            residentBytes = image.residentBytes
             state.bitwiseAnd(~NodeState.resident, ordering: .relaxed)
             unlockNode(setting: NodeState.paged)
         }
@@ -462,7 +459,6 @@ extension SortedTree {
             storedKeys = read.storedKeys
             storedValues = read.storedValues
             if !storedIsLeaf { storedChildren = read.storedChildren }
-            residentBytes = bytes
             guard storedIsLeaf else {
                 self.loader = nil
                 unlockNode(setting: NodeState.resident | NodeState.kindKnown)
@@ -470,7 +466,7 @@ extension SortedTree {
             }
             recentlyUsed.store(true, ordering: .relaxed)
             unlockNode(setting: NodeState.resident | NodeState.kindKnown)
-            if state.load(ordering: .relaxed) & NodeState.keepResident == 0 { cache?.admit(self) }
+            if state.load(ordering: .relaxed) & NodeState.keepResident == 0 { cache?.admit(self, bytes: bytes) }
         }
 
         /// Reads and checks the node's page. A damaged page stops the process (see below).
@@ -497,14 +493,12 @@ extension SortedTree {
             base = nil
             spilled = nil
             let admits = storedIsLeaf && state.load(ordering: .relaxed) & NodeState.keepResident == 0
-            if admits {
-                self.loader = loader
-                if !wasPaged || state.load(ordering: .relaxed) & NodeState.resident != 0 {
-                    residentBytes = loader.estimatedResidentBytes(imageBytes: imageBytes, entries: count)
-                }
-            }
+            if admits { self.loader = loader }
             unlockNode(setting: NodeState.paged)
-            if admits && !wasPaged { loader.cache?.admit(self) }
+            // A leaf paged before was admitted when it was read (or written) then.
+            if admits && !wasPaged {
+                loader.cache?.admit(self, bytes: loader.estimatedResidentBytes(imageBytes: imageBytes, entries: count))
+            }
         }
 
         /// Replaces the values of this resident leaf (paged, unless `requiringPaged` is false) by

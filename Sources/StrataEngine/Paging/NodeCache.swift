@@ -3,8 +3,6 @@ import StrataSupport
 
 /// A tree leaf a ``NodeCache`` can hold and evict (a ``SortedTree/Node`` of any tree).
 protocol CachedNode: AnyObject, Sendable {
-    /// The estimated memory the leaf's contents take while resident.
-    var residentBytes: Int { get }
     /// Whether the leaf is resident, paged and its page still in use (so it can be evicted).
     var isEvictable: Bool { get }
     /// Clears and returns whether the leaf was used since the last call.
@@ -76,11 +74,14 @@ final class NodeCache: Sendable {
     /// Counts one node read from its pages.
     func noteRead() { reads.wrappingAdd(1, ordering: .relaxed) }
 
-    /// Admits a leaf just made resident, then sweeps if the cache is over capacity.
-    func admit(_ node: any CachedNode) {
+    /// Admits a leaf just made resident, whose contents take an estimated `bytes`, then sweeps if
+    /// the cache is over capacity. The caller passes the size it recorded while it held the leaf:
+    /// the leaf's own field may be rewritten meanwhile (a checkpoint recording the leaf's page),
+    /// which the cache's lock does not order.
+    func admit(_ node: any CachedNode, bytes: Int) {
         state.withLockedValue { state in
-            state.entries.append(Entry(object: node, bytes: node.residentBytes))
-            state.bytes += node.residentBytes
+            state.entries.append(Entry(object: node, bytes: bytes))
+            state.bytes += bytes
             if state.bytes > capacity { sweep(&state) }
         }
     }
