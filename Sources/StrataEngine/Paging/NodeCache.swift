@@ -75,9 +75,9 @@ final class NodeCache: Sendable {
     func noteRead() { reads.wrappingAdd(1, ordering: .relaxed) }
 
     /// Admits a leaf just made resident, whose contents take an estimated `bytes`, then sweeps if
-    /// the cache is over capacity. The caller passes the size it recorded while it held the leaf:
-    /// the leaf's own field may be rewritten meanwhile (a checkpoint recording the leaf's page),
-    /// which the cache's lock does not order.
+    /// the cache is over capacity. The caller passes the size: the cache reads nothing of the
+    /// leaf's but its flags (a size kept in the leaf was rewritten by a checkpoint recording the
+    /// leaf's page while another thread admitted it, a race the cache's lock did not order).
     func admit(_ node: any CachedNode, bytes: Int) {
         state.withLockedValue { state in
             state.entries.append(Entry(object: node, bytes: bytes))
