@@ -115,7 +115,8 @@ final class LockStorage<Value>: ManagedBuffer<LockStorage<Value>.Header, Value> 
     func wait(until ready: (Value) -> Bool, timeout: Duration) -> Bool {
         var deadline = timespec()
         clock_gettime(CLOCK_MONOTONIC, &deadline)
-        let (seconds, attoseconds) = timeout.components
+        // A negative timeout is no wait (its components would make an invalid deadline).
+        let (seconds, attoseconds) = max(timeout, .zero).components
         let nanoseconds = Int(deadline.tv_nsec) + Int(attoseconds / 1_000_000_000)
         deadline.tv_sec += Int(seconds) + nanoseconds / 1_000_000_000
         deadline.tv_nsec = nanoseconds % 1_000_000_000
@@ -123,7 +124,8 @@ final class LockStorage<Value>: ManagedBuffer<LockStorage<Value>.Header, Value> 
         pthread_mutex_lock(&header.pointee.mutex)
         defer { pthread_mutex_unlock(&header.pointee.mutex) }
         while !ready(element.pointee) {
-            if pthread_cond_timedwait(&header.pointee.condition, &header.pointee.mutex, &deadline) == ETIMEDOUT {
+            // ETIMEDOUT, or any other failure (which would fail again at once): the wait is over.
+            if pthread_cond_timedwait(&header.pointee.condition, &header.pointee.mutex, &deadline) != 0 {
                 return ready(element.pointee)
             }
         }

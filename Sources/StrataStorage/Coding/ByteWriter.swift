@@ -66,14 +66,9 @@ package struct ByteWriter: Sendable {
     /// Appends `count` as a varint.
     package mutating func writeCount(_ count: Int) { writeVarint(UInt64(count)) }
 
-    /// Appends raw bytes without a length prefix.
-    package mutating func writeRaw<Bytes: Sequence>(_ raw: Bytes) where Bytes.Element == UInt8 {
-        bytes.append(contentsOf: raw)
-    }
-
-    /// Appends raw bytes without a length prefix: an array's are copied in one move. (The generic
-    /// form, called from another module, is not specialized and appends through the sequence's
-    /// witnesses: a commit's record and payload went through it.)
+    /// Appends raw bytes without a length prefix, copied in one move. (Arrays, not any sequence of
+    /// bytes: a generic form, called from another module, is not specialized and appended through
+    /// the sequence's witnesses, element by element; a commit's record and payload went through it.)
     package mutating func writeRaw(_ raw: [UInt8]) {
         bytes.append(contentsOf: raw)
     }
@@ -83,13 +78,7 @@ package struct ByteWriter: Sendable {
         bytes.append(contentsOf: repeatElement(0, count: count))
     }
 
-    /// Appends a length-prefixed byte string.
-    package mutating func writeBytes<Bytes: Collection>(_ raw: Bytes) where Bytes.Element == UInt8 {
-        writeCount(raw.count)
-        bytes.append(contentsOf: raw)
-    }
-
-    /// Appends a length-prefixed byte string, copied in one move (as the array form of `writeRaw`).
+    /// Appends a length-prefixed byte string, copied in one move (an array, as for `writeRaw`).
     package mutating func writeBytes(_ raw: [UInt8]) {
         writeCount(raw.count)
         bytes.append(contentsOf: raw)
