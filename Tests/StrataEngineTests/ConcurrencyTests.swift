@@ -162,6 +162,36 @@ struct ConcurrencyTests {
         }
     }
 
+    @Test("readers on 2 threads look up every key of one large tree at once, recording its descent hints in shared branches, while a writer changes a copy of it")
+    func lookupsShareDescentHints() {
+        var tree = SortedTree<Int64, Int>()
+        // Just above the size whose lookups use hints: ThreadSanitizer makes every access slow.
+        for key in 0..<Int64(20_000) { _ = tree.updateValue(Int(key), forKey: key * 3) }
+        let shared = tree
+        let failures = FailureLog()
+        let finished = runOnThreads(3) { thread in
+            if thread == 2 {
+                // Clones the branches and leaves it changes: new nodes, new hints, stale ones.
+                var copy = shared
+                for key in stride(from: Int64(1), to: 60_000, by: 7) { _ = copy.updateValue(-1, forKey: key) }
+                for key in stride(from: Int64(1), to: 60_000, by: 7) where copy[key] != -1 {
+                    failures.record("the writer's copy lost \(key)")
+                }
+                return
+            }
+            // Each reader looks up every other key, both the same slots of the same branches.
+            for key in stride(from: Int64(thread), to: 20_000, by: 2) {
+                if shared[key * 3] != Int(key) || shared[key * 3 + 1] != nil {
+                    failures.record("key \(key * 3) on thread \(thread)")
+                }
+            }
+        }
+        #expect(finished)
+        #expect(failures.all == [])
+        let coverage = shared.descentHintCoverage
+        #expect(coverage.recorded == coverage.children)
+    }
+
     @Test("writers on several threads of an in-memory store serialize: every increment of a shared counter is kept")
     func inMemoryWritersSerialize() throws {
         let store = try Store.open(.inMemory(uniqueMemoryIdentifier()))

@@ -100,6 +100,54 @@ struct NodeSearchTests {
         }
     }
 
+    @Test("lookups in a large tree record every child's arrays in its branch, and find every key after changes moved those arrays, in place and in a copy")
+    func descentHintsFollowChanges() {
+        let seed = SeededRandom.seedFromEnvironment()
+        var random = SeededRandom(seed: seed)
+        let keys = Self.keys(40_000, 1, &random)
+        var tree = SortedTree<Int64, Int>()
+        var expected: [Int64: Int] = [:]
+        for (position, key) in keys.enumerated() {
+            _ = tree.updateValue(position, forKey: key)
+            expected[key] = position
+        }
+        #expect(tree.descentHintCoverage.recorded == 0)
+        for key in keys { _ = tree[key] }
+        let coverage = tree.descentHintCoverage
+        #expect(coverage.children > 100 && coverage.recorded == coverage.children, "seed \(seed): \(coverage)")
+
+        // In place (the nodes are the tree's own), then in a copy (whose changes clone the nodes
+        // they touch): inserts and removals reallocate leaves' arrays and move children between
+        // slots, leaving recorded hints stale, which lookups must survive and refresh.
+        var mismatches = 0
+        var before: (tree: SortedTree<Int64, Int>, expected: [Int64: Int])?
+        for round in 0..<2 {
+            for key in keys where Int.random(in: 0..<3, using: &random) == 0 {
+                _ = tree.removeValue(forKey: key)
+                expected[key] = nil
+            }
+            for _ in 0..<5_000 {
+                let key = Int64.random(in: -1_000_000...1_000_000, using: &random)
+                _ = tree.updateValue(-round, forKey: key)
+                expected[key] = -round
+            }
+            for _ in 0..<2 {
+                for key in keys + expected.keys.shuffled(using: &random).prefix(5_000) where tree[key] != expected[key] {
+                    mismatches += 1
+                }
+                for key in keys where before.map({ $0.tree[key] != $0.expected[key] }) == true { mismatches += 1 }
+            }
+            before = (tree, expected)
+        }
+        #expect(mismatches == 0, "seed \(seed)")
+
+        // A tree too small to gain from hints records none.
+        var small = SortedTree<Int64, Int>()
+        for key in 0..<Int64(10_000) { _ = small.updateValue(Int(key), forKey: key) }
+        for key in 0..<Int64(10_000) { _ = small[key] }
+        #expect(small.descentHintCoverage.recorded == 0 && small.descentHintCoverage.children > 0)
+    }
+
     @Test("the position the separators' bounds give is where a dense leaf holds the key, and nil without both bounds")
     func boundedPositionOfDenseKeys() {
         var bounds = SortedTree<Int64, Int>.SearchBounds(lower: 1_000, upper: 1_256)

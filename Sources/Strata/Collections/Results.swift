@@ -317,6 +317,7 @@ extension Realm {
     /// Traps when the type has no primary key or `key` is not a value of its type.
     public func object<Element: Object, KeyType>(ofType type: Element.Type, forPrimaryKey key: KeyType) -> Element? {
         verifyThread()
+        if let found = objectThroughLastLookup(type, key) { return found }
         let table = tableInfo(ofType: type)
         let info = table?.classInfo ?? ClassInfo.known(type)
         guard let primaryKey = info.primaryKey else {
@@ -332,7 +333,12 @@ extension Realm {
             preconditionFailure("Invalid value '\(key)' of type '\(KeyType.self)' for '\(info.className)' primary key")
         }
         let tableKey = table.key
-        guard let object = withReadSnapshot({ $0.object(forPrimaryKey: stored, inTable: tableKey) }) else { return nil }
+        let found = withReadSnapshot { $0.object(forPrimaryKey: stored, inTable: tableKey) }
+        // After the read, which may have pinned a version: the entry is for the version read.
+        if keyAccessor.valueType == KeyType.self, PrimaryKeyLookup.integer(key) != nil {
+            keepLookup(of: type, keyType: KeyType.self, table: table)
+        }
+        guard let object = found else { return nil }
         return accessor(type, table: table, key: object)
     }
 

@@ -26,7 +26,10 @@ final class RealmState {
         }
     }
     var tableInfos: [ObjectIdentifier: TableInfo] = [:] {
-        didSet { lastTableInfo = nil }
+        didSet {
+            lastTableInfo = nil
+            lastKeyIndex = nil
+        }
     }
     /// The entry of `tableInfos` that `Realm.tableInfo(ofType:)` found last, and its class: a
     /// lookup of the same class again (a primary-key lookup, `objects(_:)`) skips hashing. Never
@@ -34,6 +37,10 @@ final class RealmState {
     /// primary-key lookup): the state is confined to its Realm's thread, a frozen one is only
     /// read, and no access to the field spans a call.
     @exclusivity(unchecked) var lastTableInfo: (type: ObjectIdentifier, table: TableInfo)?
+    /// The integer primary-key index `Realm.object(ofType:forPrimaryKey:)` used last (see
+    /// ``PrimaryKeyLookup``). Never set on a frozen state; no dynamic exclusivity check, for the
+    /// reasons `lastTableInfo` has none.
+    @exclusivity(unchecked) var lastKeyIndex: PrimaryKeyLookup?
     /// The model classes the Realm opened with (its schema).
     var schemaClasses: [ClassInfo] = []
     /// `Realm.observe` blocks, in registration order.

@@ -81,6 +81,10 @@ extension SortedTree {
         /// ``spill(to:)``); nil once a checkpoint wrote the leaf. Read and written only while
         /// holding the `busy` bit.
         @exclusivity(unchecked) private var spilled: SpilledLeaf?
+        /// A branch's prefetch hints for lookups (see ``SortedTree/DescentHints``); nil for a leaf,
+        /// a branch not read yet, and the branches of trees whose keys are not integers. Set
+        /// before the contents are published.
+        @exclusivity(unchecked) private(set) var descentHints: DescentHints?
         /// The ``NodeState`` bits and the pin count.
         private let state: Atomic<UInt>
         /// Set by accesses, cleared by the cache's clock hand: whether the node was used since the
@@ -140,10 +144,15 @@ extension SortedTree {
 
         /// The child of this internal node that may hold `key`, not retained (see
         /// ``unretainedChild(for:)``), narrowing `bounds` to the separators on either side of it.
-        /// The child's node is prefetched: its kind and its arrays are read next.
+        /// The child's node is prefetched, and what its search reads first when this branch has
+        /// hints for it (see ``SortedTree/DescentHints``) and `hinting` is true. `hint` is where
+        /// this node's parent keeps hints for this node: this node's arrays are recorded there,
+        /// and it becomes this node's slot for the child (nil when not `hinting`).
         @inline(__always)
-        func unretainedChild(for key: Key, bounds: inout SortedTree.SearchBounds) -> Unmanaged<Node> {
+        func unretainedChild(for key: Key, bounds: inout SortedTree.SearchBounds,
+                             hinting: Bool, hint: inout SortedTree.HintSlot?) -> Unmanaged<Node> {
             withContents {
+                hint?.record(keys: storedKeys, second: storedChildren)
                 let index = storedKeys.withUnsafeBufferPointer { keys in
                     let index = SortedTree.Node.searchUpperBound(key, in: keys)
                     if index > 0 { bounds.lower = keys[index - 1] }
@@ -154,16 +163,24 @@ extension SortedTree {
                 let address = UnsafeRawPointer(child.toOpaque())
                 strata_prefetch(address)
                 strata_prefetch(address + 64)
+                if hinting, let descentHints {
+                    descentHints.prefetchChild(at: index, for: key, within: bounds)
+                    hint = SortedTree.HintSlot(hints: descentHints, slot: index)
+                } else {
+                    hint = nil
+                }
                 return child
             }
         }
 
         /// In this leaf, whose keys lie within `bounds`, the value stored for `key`, or nil,
         /// searched in place under one pin from where the bounds put it, with the value at that
-        /// position prefetched (see ``value(for:)``).
+        /// position prefetched (see ``value(for:)``). The leaf's arrays are recorded in `hint`,
+        /// its parent's slot for it.
         @inline(__always)
-        func leafValue(for key: Key, within bounds: SortedTree.SearchBounds) -> Value? {
+        func leafValue(for key: Key, within bounds: SortedTree.SearchBounds, hint: SortedTree.HintSlot?) -> Value? {
             withContents {
+                hint?.record(keys: storedKeys, second: storedValues)
                 // A leaf's `count` is its number of keys: the start is known before the keys'
                 // storage is touched, and its key and value are loaded together.
                 let guess = SortedTree.Node.interpolatedPosition(of: key, count: count, within: bounds)
@@ -269,7 +286,10 @@ extension SortedTree {
             storedValues = values
             storedChildren = children
             state = Atomic(NodeState.resident | NodeState.kindKnown)
+            if !isLeaf { descentHints = DescentHints.forBranch() }
         }
+
+        deinit { descentHints?.deallocate() }
 
         /// A stub for the node of `count` entries at `extent`, read through `loader` on first use.
         init(stubAt extent: PageExtent, count: Int, loader: PageLoader) {
@@ -460,6 +480,7 @@ extension SortedTree {
             storedValues = read.storedValues
             if !storedIsLeaf { storedChildren = read.storedChildren }
             guard storedIsLeaf else {
+                if descentHints == nil { descentHints = DescentHints.forBranch() }
                 self.loader = nil
                 unlockNode(setting: NodeState.resident | NodeState.kindKnown)
                 return

@@ -56,15 +56,21 @@ extension SortedTree.Node {
     /// those bounds put the key, and its value's cache line is loaded while its key is checked,
     /// so a lookup in a tree larger than the CPU's caches waits for the leaf, then for its key
     /// and value together, rather than for the leaf's first and last keys, then the key, then
-    /// the value, one after the other.
+    /// the value, one after the other. In a tree too large for the CPU's caches, the branches'
+    /// hints let the descent start loading a child's arrays with the child itself (see
+    /// ``SortedTree/DescentHints``).
     func value(for key: Key) -> Value? {
         guard SortedTree.Node.hasIntegerKeys else { return withLeaf(for: key) { $0.leafValue(for: key) } }
         var node = Unmanaged.passUnretained(self)
         var bounds = SortedTree.SearchBounds()
+        var hint: SortedTree.HintSlot?
+        let hinting = count >= SortedTree.DescentHints.minimumEntries
         while !node._withUnsafeGuaranteedRef({ $0.isLeaf }) {
-            node = node._withUnsafeGuaranteedRef { $0.unretainedChild(for: key, bounds: &bounds) }
+            node = node._withUnsafeGuaranteedRef {
+                $0.unretainedChild(for: key, bounds: &bounds, hinting: hinting, hint: &hint)
+            }
         }
-        return node._withUnsafeGuaranteedRef { $0.leafValue(for: key, within: bounds) }
+        return node._withUnsafeGuaranteedRef { $0.leafValue(for: key, within: bounds, hint: hint) }
     }
 
     /// Whether this subtree holds `key`.

@@ -29,6 +29,16 @@ package struct Snapshot: Sendable {
         return tables.values[index].object(forPrimaryKey: value)
     }
 
+    /// The integer primary-key index of the table `key` as this snapshot holds it, not retained
+    /// (see ``UnretainedIntegerKeyIndex``); nil when the table has none (no table, or a primary key
+    /// of another kind).
+    ///
+    /// - Complexity: O(1).
+    package func unretainedIntegerPrimaryKeyIndex(inTable key: TableKey) -> UnretainedIntegerKeyIndex? {
+        guard let index = tables.index(forKey: key) else { return nil }
+        return tables.values[index].primaryKeyIndex.unretainedIntegers
+    }
+
     /// The table named `name`.
     ///
     /// - Complexity: O(1).
