@@ -19,8 +19,10 @@ import Synchronization
 /// finds a hint stale records the child's current arrays. A branch is shared by the readers of
 /// every snapshot that reaches it, so the words are atomics (relaxed: no reader relies on what a
 /// hint says), written only when they change, so that in a steady state readers only read them.
-/// They take 1.5 kB per branch of a tree of integer keys (rows, integer primary keys, backlinks):
-/// about 10 MB at 20M rows.
+/// A branch gets its hints (1.5 kB) from the first lookup that uses them and passes through it:
+/// only trees of integer keys (rows, integer primary keys, backlinks) of 16,384 entries or more
+/// have them, about 10 MB at 20M rows once lookups have reached every branch, and commits, which
+/// copy the branches they change, make none.
 extension SortedTree {
     struct DescentHints {
         /// Three words per child slot: the address of the child's keys storage, of its other
@@ -37,18 +39,25 @@ extension SortedTree {
         /// it splits.
         private static var slots: Int { SortedTree.branchCapacity + 1 }
 
-        /// Hints for a new branch, none recorded; nil when the tree's lookups do not use hints
-        /// (keys that are not integers, which are searched without interpolation).
-        static func forBranch() -> DescentHints? {
-            Node.hasIntegerKeys ? DescentHints() : nil
+        /// Hints for a branch, none recorded.
+        static func allocate() -> DescentHints {
+            let count = 3 * slots
+            let words = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: count)
+            for index in 0..<count { (words + index).initialize(to: Atomic(0)) }
+            return DescentHints(words: words)
         }
 
-        /// Hints for a branch, none recorded.
-        private init() {
-            let count = 3 * Self.slots
-            words = .allocate(capacity: count)
-            for index in 0..<count { (words + index).initialize(to: Atomic(0)) }
+        private init(words: UnsafeMutablePointer<Atomic<UInt>>) {
+            self.words = words
         }
+
+        /// The hints at `address` (an ``address`` of hints not yet freed).
+        init(address: UInt) {
+            words = UnsafeMutablePointer(bitPattern: address).unsafelyUnwrapped
+        }
+
+        /// Where the hints are, for a node to keep in an atomic word.
+        var address: UInt { UInt(bitPattern: words) }
 
         /// Frees the words; with the branch that owns them.
         func deallocate() {

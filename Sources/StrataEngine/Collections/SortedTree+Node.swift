@@ -81,10 +81,11 @@ extension SortedTree {
         /// ``spill(to:)``); nil once a checkpoint wrote the leaf. Read and written only while
         /// holding the `busy` bit.
         @exclusivity(unchecked) private var spilled: SpilledLeaf?
-        /// A branch's prefetch hints for lookups (see ``SortedTree/DescentHints``); nil for a leaf,
-        /// a branch not read yet, and the branches of trees whose keys are not integers. Set
-        /// before the contents are published.
-        @exclusivity(unchecked) private(set) var descentHints: DescentHints?
+        /// Where a branch's prefetch hints for lookups are (see ``SortedTree/DescentHints``): 0
+        /// until the first lookup that uses hints passes through the branch, which makes them
+        /// (published by a compare-and-swap, so that readers of a shared branch agree on one).
+        /// Freed with the node.
+        private let descentHintsAddress = Atomic<UInt>(0)
         /// The ``NodeState`` bits and the pin count.
         private let state: Atomic<UInt>
         /// Set by accesses, cleared by the cache's clock hand: whether the node was used since the
@@ -163,11 +164,10 @@ extension SortedTree {
                 let address = UnsafeRawPointer(child.toOpaque())
                 strata_prefetch(address)
                 strata_prefetch(address + 64)
-                if hinting, let descentHints {
-                    descentHints.prefetchChild(at: index, for: key, within: bounds)
-                    hint = SortedTree.HintSlot(hints: descentHints, slot: index)
-                } else {
-                    hint = nil
+                if hinting {
+                    let hints = descentHintsForLookups()
+                    hints.prefetchChild(at: index, for: key, within: bounds)
+                    hint = SortedTree.HintSlot(hints: hints, slot: index)
                 }
                 return child
             }
@@ -286,10 +286,36 @@ extension SortedTree {
             storedValues = values
             storedChildren = children
             state = Atomic(NodeState.resident | NodeState.kindKnown)
-            if !isLeaf { descentHints = DescentHints.forBranch() }
         }
 
-        deinit { descentHints?.deallocate() }
+        deinit {
+            let hints = descentHintsAddress.load(ordering: .acquiring)
+            if hints != 0 { DescentHints(address: hints).deallocate() }
+        }
+
+        /// This branch's prefetch hints, made by the first lookup that asks.
+        @inline(__always)
+        func descentHintsForLookups() -> DescentHints {
+            let address = descentHintsAddress.load(ordering: .acquiring)
+            return address != 0 ? DescentHints(address: address) : makeDescentHints()
+        }
+
+        /// This branch's hints, if a lookup made them.
+        var descentHints: DescentHints? {
+            let address = descentHintsAddress.load(ordering: .acquiring)
+            return address != 0 ? DescentHints(address: address) : nil
+        }
+
+        @inline(never)
+        private func makeDescentHints() -> DescentHints {
+            let made = DescentHints.allocate()
+            let (exchanged, existing) = descentHintsAddress.compareExchange(
+                expected: 0, desired: made.address, ordering: .acquiringAndReleasing)
+            if exchanged { return made }
+            // Another reader made them first.
+            made.deallocate()
+            return DescentHints(address: existing)
+        }
 
         /// A stub for the node of `count` entries at `extent`, read through `loader` on first use.
         init(stubAt extent: PageExtent, count: Int, loader: PageLoader) {
@@ -480,7 +506,6 @@ extension SortedTree {
             storedValues = read.storedValues
             if !storedIsLeaf { storedChildren = read.storedChildren }
             guard storedIsLeaf else {
-                if descentHints == nil { descentHints = DescentHints.forBranch() }
                 self.loader = nil
                 unlockNode(setting: NodeState.resident | NodeState.kindKnown)
                 return
