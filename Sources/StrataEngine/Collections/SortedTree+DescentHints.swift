@@ -70,6 +70,9 @@ extension SortedTree {
         /// side of the child (see ``Node/interpolatedPosition(of:count:within:)``).
         @inline(__always)
         func prefetchChild(at slot: Int, for key: Key, within bounds: SearchBounds) {
+            // Branches never hold more children (pages are checked for it), but the words must
+            // not be overrun even if one did.
+            guard slot < Self.slots else { return }
             let base = 3 &* slot
             let keys = words[base].load(ordering: .relaxed)
             guard keys != 0 else { return }
@@ -89,6 +92,7 @@ extension SortedTree {
         /// Records where the child at `slot` keeps its arrays, unless that is what the slot says.
         @inline(__always)
         func record(slot: Int, keys: UnsafeRawPointer, count: Int, second: UnsafeRawPointer, secondStride: Int) {
+            guard slot < Self.slots else { return }
             let base = 3 &* slot
             Self.update(words[base], UInt(bitPattern: keys))
             Self.update(words[base &+ 1], UInt(bitPattern: second))
@@ -96,7 +100,7 @@ extension SortedTree {
         }
 
         /// Whether a lookup recorded the child at `slot`.
-        func isRecorded(slot: Int) -> Bool { words[3 &* slot].load(ordering: .relaxed) != 0 }
+        func isRecorded(slot: Int) -> Bool { slot < Self.slots && words[3 &* slot].load(ordering: .relaxed) != 0 }
 
         @inline(__always)
         private static func update(_ word: borrowing Atomic<UInt>, _ value: UInt) {
@@ -113,10 +117,11 @@ extension SortedTree {
         let hints: DescentHints
         let slot: Int
 
-        /// Records `keys` and `second` (a leaf's values, a branch's children) as the child's.
+        /// Records `keys` (`count` of them) and `second` (a leaf's values, a branch's children) as
+        /// the child's arrays.
         @inline(__always)
-        func record<Second>(keys: [Key], second: [Second]) {
-            hints.record(slot: slot, keys: unsafeBitCast(keys, to: UnsafeRawPointer.self), count: keys.count,
+        func record<Second>(keys: [Key], count: Int, second: [Second]) {
+            hints.record(slot: slot, keys: unsafeBitCast(keys, to: UnsafeRawPointer.self), count: count,
                          second: unsafeBitCast(second, to: UnsafeRawPointer.self),
                          secondStride: MemoryLayout<Second>.stride)
         }

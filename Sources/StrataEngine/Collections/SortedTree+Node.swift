@@ -153,7 +153,7 @@ extension SortedTree {
         func unretainedChild(for key: Key, bounds: inout SortedTree.SearchBounds,
                              hinting: Bool, hint: inout SortedTree.HintSlot?) -> Unmanaged<Node> {
             withContents {
-                hint?.record(keys: storedKeys, second: storedChildren)
+                hint?.record(keys: storedKeys, count: storedKeys.count, second: storedChildren)
                 let index = storedKeys.withUnsafeBufferPointer { keys in
                     let index = SortedTree.Node.searchUpperBound(key, in: keys)
                     if index > 0 { bounds.lower = keys[index - 1] }
@@ -180,7 +180,8 @@ extension SortedTree {
         @inline(__always)
         func leafValue(for key: Key, within bounds: SortedTree.SearchBounds, hint: SortedTree.HintSlot?) -> Value? {
             withContents {
-                hint?.record(keys: storedKeys, second: storedValues)
+                // The leaf's own count: its keys' header may not have arrived yet.
+                hint?.record(keys: storedKeys, count: count, second: storedValues)
                 // A leaf's `count` is its number of keys: the start is known before the keys'
                 // storage is touched, and its key and value are loaded together.
                 let guess = SortedTree.Node.interpolatedPosition(of: key, count: count, within: bounds)
