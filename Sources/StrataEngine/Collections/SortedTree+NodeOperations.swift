@@ -59,12 +59,13 @@ extension SortedTree.Node {
     /// the value, one after the other. In a tree too large for the CPU's caches, the branches'
     /// hints let the descent start loading a child's arrays with the child itself (see
     /// ``SortedTree/DescentHints``).
-    func value(for key: Key) -> Value? {
+    /// `hintsFrom` is the smallest subtree whose lookups use hints (tests pass a smaller one).
+    func value(for key: Key, hintsFrom: Int = SortedTree.DescentHints.minimumEntries) -> Value? {
         guard SortedTree.Node.hasIntegerKeys else { return withLeaf(for: key) { $0.leafValue(for: key) } }
         var node = Unmanaged.passUnretained(self)
         var bounds = SortedTree.SearchBounds()
         var hint: SortedTree.HintSlot?
-        let hinting = count >= SortedTree.DescentHints.minimumEntries
+        let hinting = count >= hintsFrom
         while !node._withUnsafeGuaranteedRef({ $0.isLeaf }) {
             node = node._withUnsafeGuaranteedRef {
                 $0.unretainedChild(for: key, bounds: &bounds, hinting: hinting, hint: &hint)

@@ -61,6 +61,13 @@ package struct SortedTree<Key: Comparable & Sendable, Value: Sendable>: Sendable
         root.value(for: key)
     }
 
+    /// The value stored for `key`, with the descent's prefetch hints used from a tree of
+    /// `hintsFrom` entries (see ``DescentHints``): for tests, which cannot build trees of the
+    /// default size under the sanitizers in their time.
+    func value(for key: Key, hintsFrom: Int) -> Value? {
+        root.value(for: key, hintsFrom: hintsFrom)
+    }
+
     /// The values stored for `keys`, in their order (nil where there is none). Runs of keys
     /// that fall in one leaf (ascending keys from a scan, say) share one descent.
     /// - Complexity: O(k log n), O(k + log n) for k ascending keys of adjacent entries.
