@@ -10,6 +10,8 @@ import Testing
 @Suite("Lazy pages under concurrency")
 struct LazyPagesConcurrencyTests {
     static let rows = 20_000
+    /// The writer's rounds of changes and checkpoints in `readersAndCheckpoints`.
+    static let writerRounds = max(3, ProcessInfo.processInfo.environment["STRATA_LAZY_PAGES_ROUNDS"].flatMap(Int.init) ?? 6)
     /// Counter: 0 id (int, primary key), 1 n (int).
     static let schema = TableSchema(name: "Counter", columns: [ColumnSchema("id", .int), ColumnSchema("n", .int)],
                                     primaryKey: "id")
@@ -39,11 +41,12 @@ struct LazyPagesConcurrencyTests {
                     var random = SeededRandom(seed: seed &+ UInt64(thread))
                     if thread == 0 {
                         // The writer: each round sets 200 random counters to the round and checkpoints
-                        // (pages are freed from the second round on and reused from the third; ten
-                        // rounds keep the ThreadSanitizer run within its budget now that every leaf
-                        // read may read a delta page too).
+                        // (pages are freed from the second round on and reused from the third). Six
+                        // rounds by default keep the ThreadSanitizer step within CI's budget (the
+                        // readers run until the writer ends, so the rounds set the test's length);
+                        // STRATA_LAZY_PAGES_ROUNDS asks for more.
                         defer { stop.stop() }
-                        for round in 1...10 {
+                        for round in 1...Self.writerRounds {
                             do {
                                 try store.write { tx in
                                     for _ in 0..<200 {
