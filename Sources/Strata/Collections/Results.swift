@@ -347,10 +347,8 @@ extension Realm {
     /// calls through the key's witness tables (about a tenth of a lookup at 100k rows).
     @inline(__always)
     private static func storedInteger<Key>(_ key: Key, ofType type: any _Persistable.Type) -> StrataEngine.Value? {
-        guard type == Key.self else { return nil }
-        if Key.self == Int.self { return .int(Int64(unsafeBitCast(key, to: Int.self))) }
-        if Key.self == Int64.self { return .int(unsafeBitCast(key, to: Int64.self)) }
-        return nil
+        guard type == Key.self, let integer = PrimaryKeyLookup.integer(key) else { return nil }
+        return .int(integer)
     }
 
     /// `value`, with an optional's `nil` as `NSNull` so loose conversion sees a null.
