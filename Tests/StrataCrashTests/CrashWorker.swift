@@ -30,6 +30,7 @@ enum CrashWorker {
         let process = Process()
         process.executableURL = worker
         process.arguments = [path, durability, String(checkpointThreshold)]
+        process.environment = childProcessEnvironment()
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -20,6 +20,7 @@ struct SecondProcessTests {
         let process = Process()
         process.executableURL = try CrashWorker.locate()
         process.arguments = [path, "full", "65536"]
+        process.environment = childProcessEnvironment()
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = Pipe()
@@ -46,6 +47,7 @@ struct SecondProcessTests {
         let writer = Process()
         writer.executableURL = worker
         writer.arguments = [path, "full", "4096"]
+        writer.environment = childProcessEnvironment()
         let output = Pipe()
         writer.standardOutput = output
         try writer.run()
@@ -65,6 +67,7 @@ struct SecondProcessTests {
         let second = Process()
         second.executableURL = worker
         second.arguments = [path, "full", "4096"]
+        second.environment = childProcessEnvironment()
         let errors = Pipe()
         second.standardError = errors
         second.standardOutput = Pipe()

@@ -9,12 +9,14 @@ final class DaemonProcess {
     let port: Int
     let dataPath: String
 
-    /// The daemon's environment: this process's, with AddressSanitizer's quarantine of freed
-    /// memory (256 MB by default) made small, so that an AddressSanitizer build's resident size
-    /// measures what the daemon holds, as the memory-bound tests expect, rather than memory it
-    /// freed (the option is ignored by a build without the sanitizer).
+    /// The daemon's environment: this process's, made fit for a child process
+    /// (``childProcessEnvironment(_:)``: under AddressSanitizer, a trap is reported by
+    /// AddressSanitizer, not by Swift's backtracer, which hangs there), with AddressSanitizer's
+    /// quarantine of freed memory (256 MB by default) made small, so that an AddressSanitizer
+    /// build's resident size measures what the daemon holds, as the memory-bound tests expect,
+    /// rather than memory it freed (the option is ignored by a build without the sanitizer).
     static var environment: [String: String] {
-        var environment = ProcessInfo.processInfo.environment
+        var environment = childProcessEnvironment()
         let options = environment["ASAN_OPTIONS"].map { $0 + ":" } ?? ""
         environment["ASAN_OPTIONS"] = options + "quarantine_size_mb=4"
         return environment
@@ -61,25 +63,24 @@ final class DaemonProcess {
     /// How long a test waits for the daemon before it counts as stuck.
     static let patience: Duration = .seconds(60)
 
-    /// SIGTERM, then waits for the drain; returns the exit status. A daemon still running after
-    /// ``patience`` is killed and reported as a failure (-1); a daemon that had already died or
-    /// exits with a failure is reported with its log (a crash's backtrace is there).
+    /// SIGTERM, then waits for the drain; returns the exit status (minus the signal number when a
+    /// signal ended the daemon). A daemon still running after ``patience`` is killed and reported
+    /// as a failure (-1); a daemon that had already died or exits with a failure is reported with
+    /// its log (a crash's backtrace is there).
     @discardableResult
     func terminate() -> Int32 {
-        guard process.isRunning else {
-            if process.terminationStatus != 0 { recordLog("strata-eventd had exited with status \(process.terminationStatus)") }
-            return process.terminationStatus
+        if let status = process.exitStatus {
+            if status != 0 { recordLog("strata-eventd had exited with status \(status)") }
+            return status
         }
         process.terminate()
-        let deadline = ContinuousClock.now + Self.patience
-        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
-        guard !process.isRunning else {
+        guard let status = process.waitForExit(timeout: Self.patience) else {
             kill()
             recordLog("strata-eventd did not exit within \(Self.patience) of SIGTERM")
             return -1
         }
-        if process.terminationStatus != 0 { recordLog("strata-eventd exited with status \(process.terminationStatus)") }
-        return process.terminationStatus
+        if status != 0 { recordLog("strata-eventd exited with status \(status)") }
+        return status
     }
 
     private func recordLog(_ failure: String) {
@@ -91,7 +92,7 @@ final class DaemonProcess {
     func send(signal: Int32) { Foundation.kill(process.processIdentifier, signal) }
 
     /// Whether the daemon is still running.
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { process.exitStatus == nil }
 
     /// Runs the executable with `arguments` until it exits and returns its exit status (minus
     /// the signal number when a signal ended it; -9 when it was still running after ``patience``
@@ -105,12 +106,10 @@ final class DaemonProcess {
         defer { try? FileManager.default.removeItem(atPath: errorPath) }
         process.standardError = FileHandle(forWritingAtPath: errorPath)
         process.standardOutput = FileHandle.nullDevice
+        process.environment = childProcessEnvironment()
         try process.run()
-        let deadline = ContinuousClock.now + patience
-        while process.isRunning, ContinuousClock.now < deadline { usleep(10_000) }
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? -process.terminationStatus : process.terminationStatus
+        if process.waitForExit(timeout: patience) == nil { Foundation.kill(process.processIdentifier, SIGKILL) }
+        let status = process.waitForExit(timeout: patience) ?? -SIGKILL
         return (status, (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
     }
 
@@ -144,10 +143,12 @@ final class DaemonProcess {
         return (result.status, result.standardError)
     }
 
-    /// SIGKILL, then waits.
+    /// SIGKILL, then waits (at most ``patience``) for the daemon to end.
     func kill() {
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        if process.waitForExit(timeout: Self.patience) == nil {
+            Issue.record("strata-eventd still runs \(Self.patience) after SIGKILL")
+        }
     }
 
     static func locate() throws -> URL {

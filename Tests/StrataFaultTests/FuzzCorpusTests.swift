@@ -16,7 +16,7 @@ struct FuzzCorpusTests {
         let process = Process()
         process.executableURL = try locateExecutable("strata-storage-fuzz")
         process.arguments = inputs
-        process.environment = ProcessInfo.processInfo.environment.merging(["STRATA_FUZZ_DECODER": decoder]) { $1 }
+        process.environment = childProcessEnvironment().merging(["STRATA_FUZZ_DECODER": decoder]) { $1 }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

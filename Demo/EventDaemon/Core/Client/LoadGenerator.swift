@@ -73,24 +73,26 @@ public struct LoadGenerator: Sendable {
             guard !numbers.isEmpty else { continue }
             let client = try LineClient(port: port, authToken: authToken)
             let sent = SendTimes(count: numbers.count)
-            let inFlight = DispatchSemaphore(value: window)
+            let inFlight = SendWindow(size: window)
             group.enter()
             Thread.detachNewThread {
                 var latencies: [Double] = []
                 var report = Report()
                 for index in 0..<numbers.count {
                     guard let reply = client.readLine() else { break }
-                    inFlight.signal()
+                    inFlight.giveBack()
                     latencies.append(Date().timeIntervalSince(sent.time(index)) * 1000)
                     if reply.hasPrefix(#"{"ack""#) { report.acknowledged += 1 } else { report.errors += 1 }
                 }
+                // The connection ended (every reply read, or the daemon closed it): the sender stops.
+                inFlight.close()
                 results.add(report, latencies)
                 group.leave()
             }
             Thread.detachNewThread {
                 let interval = rate > 0 ? Double(connections) / Double(rate) : 0
                 for (index, n) in numbers.enumerated() {
-                    inFlight.wait()
+                    guard inFlight.take() else { break }
                     sent.set(index)
                     client.send(line: line(n))
                     if interval > 0 { Thread.sleep(forTimeInterval: interval) }
@@ -101,6 +103,49 @@ public struct LoadGenerator: Sendable {
         var report = results.total
         report.seconds = Date().timeIntervalSince(start)
         return report
+    }
+}
+
+/// The events one connection may have sent and not yet had answered (the generator's `window`):
+/// the sending thread takes a place before each event, the reading thread gives one back with
+/// each reply and closes the window when the connection ends, which stops the sender.
+///
+/// Not a `DispatchSemaphore`: a daemon that stops in the middle of a run leaves events
+/// unanswered, and libdispatch stops the process (a trap) when a semaphore is freed holding fewer
+/// places than it was created with, which the last of the two threads to finish did whenever
+/// the sender had sent its last event before the daemon went away.
+private final class SendWindow: @unchecked Sendable {
+    // Safety: `available` and `isClosed` are guarded by `condition`.
+    private let condition = NSCondition()
+    private var available: Int
+    private var isClosed = false
+
+    init(size: Int) { available = size }
+
+    /// Waits for a place and takes it; false, at once, when the window is closed.
+    func take() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while available == 0, !isClosed { condition.wait() }
+        guard !isClosed else { return false }
+        available -= 1
+        return true
+    }
+
+    /// Gives back the place of an answered event.
+    func giveBack() {
+        condition.withLock {
+            available += 1
+            condition.signal()
+        }
+    }
+
+    /// Closes the window: the sender's next `take()` returns false, and a waiting one wakes.
+    func close() {
+        condition.withLock {
+            isClosed = true
+            condition.broadcast()
+        }
     }
 }
 

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The environment for a program a test starts (the daemon, a crash worker, a fuzz target's
+/// replay): `base` (this process's environment by default), with, under AddressSanitizer, the
+/// Swift runtime's crash backtracer turned off and AddressSanitizer reporting traps in its place.
+///
+/// Under AddressSanitizer the backtracer hangs instead of reporting: it reads the crashed
+/// program's memory through a helper thread in that program, AddressSanitizer stops the program
+/// at the helper's first read of a redzone, and the backtracer's own process, which inherited the
+/// program's descriptors, then waits forever. A test reading the program's pipes, or Foundation
+/// waiting for the program's exit (it watches a socket the child inherits), waits forever with
+/// it. With `handle_sigill` and `handle_abort`, AddressSanitizer prints the trap's stack itself
+/// and the program exits. (Swift Testing's exit tests turn the backtracer off in the same way.)
+public func childProcessEnvironment(_ base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+    guard isRunningUnderAddressSanitizer else { return base }
+    var environment = base
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    let options = environment["ASAN_OPTIONS"].map { $0 + ":" } ?? ""
+    environment["ASAN_OPTIONS"] = options + "handle_sigill=1:handle_abort=1"
+    return environment
+}
+
+extension Process {
+    /// How the process ended: its exit status, or minus the number of the signal that ended it;
+    /// nil while it runs.
+    ///
+    /// Read without reaping the process (`waitid` with `WNOWAIT`, which leaves Foundation's own
+    /// reaping undisturbed) until Foundation has: Foundation notices an exit only once every copy
+    /// of a socket the child inherited is closed, so a process the child left behind holding one
+    /// (a crash backtracer, say) hides the exit from `isRunning` and `waitUntilExit()` forever.
+    public var exitStatus: Int32? {
+        guard isRunning else {
+            return terminationReason == .uncaughtSignal ? -terminationStatus : terminationStatus
+        }
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOHANG | WNOWAIT) == 0,
+              info._sifields._sigchld.si_pid == processIdentifier else { return nil }
+        let status = info._sifields._sigchld.si_status
+        return info.si_code == Int32(CLD_EXITED) ? status : -status
+    }
+
+    /// Waits at most `timeout` for the process to end, polling ``exitStatus``: how it ended, or
+    /// nil if it still runs. Unlike `waitUntilExit()`, never waits forever.
+    public func waitForExit(timeout: Duration) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let status = exitStatus { return status }
+            if ContinuousClock.now >= deadline { return nil }
+            usleep(10_000)
+        }
+    }
+}
