@@ -103,7 +103,7 @@ struct NodeSearchTests {
         }
     }
 
-    @Test("lookups in a large tree record every child's arrays in its branch, and find every key after changes moved those arrays, in place and in a copy")
+    @Test("lookups in a large tree record every child's arrays (and a branch child's own hints) in its branch, and find every key after changes moved those arrays, in place and in a copy")
     func descentHintsFollowChanges() {
         let seed = SeededRandom.seedFromEnvironment()
         var random = SeededRandom(seed: seed)
@@ -118,6 +118,10 @@ struct NodeSearchTests {
         for key in keys { _ = tree.value(for: key, hintsFrom: Self.hintsFrom) }
         let coverage = tree.descentHintCoverage
         #expect(coverage.children > 100 && coverage.recorded == coverage.children, "seed \(seed): \(coverage)")
+        // A branch's slot also says where its child branch keeps its own hints (learnt by the
+        // lookups passing through after the first one, which made them).
+        #expect(coverage.branchesWithHints > 1 && coverage.linkedBranches == coverage.branchesWithHints,
+                "seed \(seed): \(coverage)")
 
         // In place (the nodes are the tree's own), then in a copy (whose changes clone the nodes
         // they touch): inserts and removals reallocate leaves' arrays and move children between
@@ -149,6 +153,7 @@ struct NodeSearchTests {
         for key in 0..<Int64(10_000) { _ = small.updateValue(Int(key), forKey: key) }
         for key in 0..<Int64(10_000) { _ = small.value(for: key, hintsFrom: Self.hintsFrom) }
         #expect(small.descentHintCoverage.recorded == 0 && small.descentHintCoverage.children > 0)
+        #expect(small.descentHintCoverage.branchesWithHints == 0)
     }
 
     @Test("the position the separators' bounds give is where a dense leaf holds the key, and nil without both bounds")

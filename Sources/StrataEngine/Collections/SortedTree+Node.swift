@@ -153,7 +153,8 @@ extension SortedTree {
         func unretainedChild(for key: Key, bounds: inout SortedTree.SearchBounds,
                              hinting: Bool, hint: inout SortedTree.HintSlot?) -> Unmanaged<Node> {
             withContents {
-                hint?.record(keys: storedKeys, count: storedKeys.count, second: storedChildren)
+                hint?.record(keys: storedKeys, count: storedKeys.count, second: storedChildren,
+                             childHints: descentHintsAddress.load(ordering: .relaxed))
                 let index = storedKeys.withUnsafeBufferPointer { keys in
                     let index = SortedTree.Node.searchUpperBound(key, in: keys)
                     if index > 0 { bounds.lower = keys[index - 1] }
