@@ -11,10 +11,20 @@ public func pagePayload(number: UInt64, generation: UInt64, capacity: Int) -> [U
     case 1: length = capacity
     default: length = Int(random.next() % UInt64(capacity + 1))
     }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(length)
-    while bytes.count < length {
-        withUnsafeBytes(of: random.next()) { bytes.append(contentsOf: $0.prefix(length - bytes.count)) }
+    // Byte by byte from each word, low byte first, into the array's own storage: copying slices
+    // of each word's bytes instead looked a tuple type's metadata up on every word in an
+    // unoptimized build, under a lock of the Swift runtime that the page cache's concurrency test's
+    // four reading threads then queued on (most of its minute under ThreadSanitizer).
+    return [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
+        var index = 0
+        while index < length {
+            var word = random.next()
+            for _ in 0..<8 where index < length {
+                buffer[index] = UInt8(truncatingIfNeeded: word)
+                word >>= 8
+                index += 1
+            }
+        }
+        initialized = length
     }
-    return bytes
 }
