@@ -15,6 +15,9 @@ public func pagePayload(number: UInt64, generation: UInt64, capacity: Int) -> [U
     // of each word's bytes instead looked a tuple type's metadata up on every word in an
     // unoptimized build, under a lock of the Swift runtime that the page cache's concurrency test's
     // four reading threads then queued on (most of its minute under ThreadSanitizer).
+    // (An empty payload is the empty array: made with a capacity of 0, the array's initializer
+    // writes its count into the standard library's shared empty storage, a race between threads.)
+    guard length > 0 else { return [] }
     return [UInt8](unsafeUninitializedCapacity: length) { buffer, initialized in
         var index = 0
         while index < length {
