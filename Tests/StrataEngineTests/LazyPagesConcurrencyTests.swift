@@ -11,7 +11,7 @@ import Testing
 struct LazyPagesConcurrencyTests {
     static let rows = 20_000
     /// The writer's rounds of changes and checkpoints in `readersAndCheckpoints`.
-    static let writerRounds = max(3, ProcessInfo.processInfo.environment["STRATA_LAZY_PAGES_ROUNDS"].flatMap(Int.init) ?? 6)
+    static let writerRounds = max(3, longModeCount("STRATA_LAZY_PAGES_ROUNDS", standard: 6))
     /// Counter: 0 id (int, primary key), 1 n (int).
     static let schema = TableSchema(name: "Counter", columns: [ColumnSchema("id", .int), ColumnSchema("n", .int)],
                                     primaryKey: "id")
