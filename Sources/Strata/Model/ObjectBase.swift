@@ -190,7 +190,9 @@ open class ObjectBase: CustomStringConvertible {
     }
 
     /// Points every persisted property of this instance at its column in `handle`'s Realm.
-    func bind(to handle: ObjectHandle) {
+    ///
+    /// Takes `handle` over (its Realm and table are not retained again for this object).
+    final func bind(to handle: consuming ObjectHandle) {
         // Every `Persisted<Value>` starts with its managed property index and owner, at offsets
         // that do not depend on `Value` (`PersistedLayout`): binding writes them directly instead
         // of calling each property's accessor through its existential type.
@@ -201,7 +203,6 @@ open class ObjectBase: CustomStringConvertible {
             storage.storeBytes(of: index, toByteOffset: PersistedLayout.propertyOffset, as: Int.self)
             storage.storeBytes(of: owner, toByteOffset: PersistedLayout.ownerOffset, as: Unmanaged<ObjectBase>?.self)
         }
-        self.handle = handle
         // A row cached under another Realm's count must not match this one's.
         dropCachedRow()
         boundTable = handle.table.key
@@ -211,6 +212,7 @@ open class ObjectBase: CustomStringConvertible {
         boundColumns = handle.table.columnsByProperty
         boundChanges = handle.realm.changeCount
         boundThread = handle.realm.fastReadThread
+        self.handle = consume handle
     }
 
     /// Makes this accessor the accessor of the object `key` of the same table and Realm, borrowing

@@ -279,7 +279,11 @@ public final class Realm {
     /// A managed accessor for `key` of the class `type`.
     func accessor<T: ObjectBase>(_ type: T.Type, table: TableInfo, key: ObjectKey) -> T {
         let object = type.init()
-        object.bind(to: ObjectHandle(realm: self, table: table, key: key))
+        // Through an unretained reference (`object` holds the accessor): called directly, the
+        // compiler retained and released the new accessor around the call.
+        Unmanaged.passUnretained(object)._withUnsafeGuaranteedRef {
+            $0.bind(to: ObjectHandle(realm: self, table: table, key: key))
+        }
         if isRecordingEvents { recordObjectRead(table: table, key: key) }
         return object
     }

@@ -108,12 +108,12 @@ extension SortedTree {
         /// Records where the child at `slot` keeps its arrays and its own hints, unless that is
         /// what the slot says.
         @inline(__always)
-        func record(slot: Int, keys: UnsafeRawPointer, count: Int, second: UnsafeRawPointer, secondStride: Int, childHints: UInt) {
+        func record(slot: Int, keys: UInt, count: Int, second: UInt, secondStride: Int, childHints: UInt) {
             guard slot < Self.slots else { return }
             let base = Self.wordsPerSlot &* slot
             Self.update(words[base &+ 3], childHints)
-            Self.update(words[base], UInt(bitPattern: keys))
-            Self.update(words[base &+ 1], UInt(bitPattern: second))
+            Self.update(words[base], keys)
+            Self.update(words[base &+ 1], second)
             Self.update(words[base &+ 2], UInt(truncatingIfNeeded: count) | UInt(truncatingIfNeeded: secondStride) &<< 32)
         }
 
@@ -140,13 +140,13 @@ extension SortedTree {
         let hints: DescentHints
         let slot: Int
 
-        /// Records `keys` (`count` of them) and `second` (a leaf's values, a branch's children) as
-        /// the child's arrays, and `childHints` as where a branch child keeps its own hints (0 for a
-        /// leaf, or a branch without hints yet).
+        /// Records the storage at `keys` (`count` keys) and at `second` (a leaf's values, a
+        /// branch's children: `Second`s) as the child's arrays, and `childHints` as where a branch
+        /// child keeps its own hints (0 for a leaf, or a branch without hints yet). The addresses
+        /// are plain words (see `Node.storageAddress(of:)`): recording retains nothing.
         @inline(__always)
-        func record<Second>(keys: [Key], count: Int, second: [Second], childHints: UInt = 0) {
-            hints.record(slot: slot, keys: unsafeBitCast(keys, to: UnsafeRawPointer.self), count: count,
-                         second: unsafeBitCast(second, to: UnsafeRawPointer.self),
+        func record<Second>(keys: UInt, count: Int, second: UInt, of _: Second.Type, childHints: UInt = 0) {
+            hints.record(slot: slot, keys: keys, count: count, second: second,
                          secondStride: MemoryLayout<Second>.stride, childHints: childHints)
         }
     }

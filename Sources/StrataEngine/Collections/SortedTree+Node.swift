@@ -153,8 +153,11 @@ extension SortedTree {
         func unretainedChild(for key: Key, bounds: inout SortedTree.SearchBounds,
                              hinting: Bool, hint: inout SortedTree.HintSlot?) -> Unmanaged<Node> {
             withContents {
-                hint?.record(keys: storedKeys, count: storedKeys.count, second: storedChildren,
-                             childHints: descentHintsAddress.load(ordering: .relaxed))
+                if let hint {
+                    hint.record(keys: Self.storageAddress(of: storedKeys), count: storedKeys.count,
+                                second: Self.storageAddress(of: storedChildren), of: Node.self,
+                                childHints: descentHintsAddress.load(ordering: .relaxed))
+                }
                 let index = storedKeys.withUnsafeBufferPointer { keys in
                     let index = SortedTree.Node.searchUpperBound(key, in: keys)
                     if index > 0 { bounds.lower = keys[index - 1] }
@@ -182,7 +185,10 @@ extension SortedTree {
         func leafValue(for key: Key, within bounds: SortedTree.SearchBounds, hint: SortedTree.HintSlot?) -> Value? {
             withContents {
                 // The leaf's own count: its keys' header may not have arrived yet.
-                hint?.record(keys: storedKeys, count: count, second: storedValues)
+                if let hint {
+                    hint.record(keys: Self.storageAddress(of: storedKeys), count: count,
+                                second: Self.storageAddress(of: storedValues), of: Value.self)
+                }
                 // A leaf's `count` is its number of keys: the start is known before the keys'
                 // storage is touched, and its key and value are loaded together.
                 let guess = SortedTree.Node.interpolatedPosition(of: key, count: count, within: bounds)
@@ -193,9 +199,22 @@ extension SortedTree {
                 return storedKeys.withUnsafeBufferPointer { keys in
                     let start = guess.map { Swift.min($0, keys.count - 1) } ?? SortedTree.Node.interpolatedPosition(of: key, in: keys)
                     let index = SortedTree.Node.partition(keys, near: start) { !($0 < key) }
-                    return index < keys.count && keys[index] == key ? storedValues[index] : nil
+                    guard index < keys.count && keys[index] == key else { return nil }
+                    // A leaf holds as many values as keys. Read through a buffer, the value's load
+                    // does not wait for the values' header (their count, for a bounds check),
+                    // a line of its own that no hint loads.
+                    return storedValues.withUnsafeBufferPointer { $0[index] }
                 }
             }
+        }
+
+        /// The address of `array`'s storage, for hints: read as a plain word, so that recording
+        /// a hint neither retains the array nor touches its header (a line of its own that the
+        /// descent may not otherwise need; a retain waits for it, and its atomic instruction
+        /// holds back the loads after it).
+        @inline(__always)
+        private static func storageAddress<Element>(of array: [Element]) -> UInt {
+            unsafeBitCast(array, to: UInt.self)
         }
 
         /// Starts loading the cache line of `array`'s element at `index` without reading the
