@@ -46,7 +46,7 @@ enum CrashWorker {
         usleep(killAfterMicroseconds)
         kill(process.processIdentifier, SIGKILL)
         buffer.append(reader.readDataToEndOfFile())
-        process.waitUntilExit()
+        #expect(process.finish(within: .seconds(60)) == -SIGKILL, "the worker did not end with the SIGKILL sent to it")
 
         let text = String(decoding: buffer, as: UTF8.self)
         if !text.hasPrefix("start") {

@@ -25,10 +25,10 @@ struct SecondProcessTests {
         process.standardError = errors
         process.standardOutput = Pipe()
         try process.run()
-        process.waitUntilExit()
+        let status = process.finish(within: .seconds(60))
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
 
-        #expect(process.terminationStatus == 1)
+        #expect(status == 1, "the second process did not exit with 1 within 60 s")
         #expect(message.contains("alreadyOpenInAnotherProcess"), "child said: \(message)")
         #expect(store.currentVersion == versionBefore)
         try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(8)]) }
@@ -73,12 +73,10 @@ struct SecondProcessTests {
         second.standardOutput = Pipe()
         try second.run()
         // A second process that got in would commit forever: bound the wait, then stop it.
-        let refused = waitUntil(timeout: 60) { !second.isRunning }
-        #expect(refused, "the second process opened the store and kept writing to it")
-        if !refused { kill(second.processIdentifier, SIGKILL) }
-        second.waitUntilExit()
+        let status = second.finish(within: .seconds(60))
+        #expect(status != nil, "the second process opened the store and kept writing to it")
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(second.terminationStatus == 1)
+        #expect(status == 1)
         #expect(message.contains("alreadyOpenInAnotherProcess"), "second process said: \(message)")
 
         // And this process, many times while A keeps checkpointing, read-write and read-only.
@@ -91,7 +89,7 @@ struct SecondProcessTests {
 
         kill(writer.processIdentifier, SIGKILL)
         text += String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
-        writer.waitUntilExit()
+        #expect(writer.finish(within: .seconds(60)) == -SIGKILL)
         let acknowledged = text.split(separator: "\n").compactMap {
             $0.hasPrefix("ack ") ? Int64($0.dropFirst(4)) : nil
         }

@@ -49,4 +49,14 @@ extension Process {
             usleep(10_000)
         }
     }
+
+    /// Waits at most `timeout` for the process to end and returns how it ended (see
+    /// ``exitStatus``); when it still runs, kills it (`SIGKILL`) and returns nil, so that a test
+    /// fails instead of waiting forever for a child that hangs.
+    public func finish(within timeout: Duration) -> Int32? {
+        if let status = waitForExit(timeout: timeout) { return status }
+        kill(processIdentifier, SIGKILL)
+        _ = waitForExit(timeout: .seconds(10))
+        return nil
+    }
 }
