@@ -15,6 +15,7 @@ struct LoadGeneratorTests {
         let server = try OneConnectionServer(reading: 20, answering: 5)
         let report = try LoadGenerator(port: server.port, count: 20, connections: 1, idPrefix: "cut").run()
         #expect(report.acknowledged == 5)
+        #expect(report.unanswered == 15)
         #expect(server.finished.wait(timeout: .now() + 60) == .success)
     }
 
@@ -28,19 +29,37 @@ struct LoadGeneratorTests {
         generator.window = 4
         let report = try generator.run()
         #expect(report.acknowledged == 1)
+        #expect(report.unanswered == 99)
+        #expect(server.finished.wait(timeout: .now() + 60) == .success)
+    }
+
+    @Test("a daemon that stops answering without closing the connection ends the run after the reply timeout")
+    func silentDaemonTimesOut() throws {
+        // The server answers 3 of 10 events and then says nothing, holding the connection open:
+        // without a reply timeout the generator's reader waited for the fourth reply forever.
+        let server = try OneConnectionServer(reading: 10, answering: 3, endingStream: false)
+        var generator = LoadGenerator(port: server.port, count: 10, connections: 1, idPrefix: "silent")
+        generator.replyTimeout = .seconds(1)
+        let started = ContinuousClock.now
+        let report = try generator.run()
+        #expect(report.acknowledged == 3)
+        #expect(report.unanswered == 7)
+        #expect(report.description.contains("7 unanswered"))
+        #expect(ContinuousClock.now - started < .seconds(30))
         #expect(server.finished.wait(timeout: .now() + 60) == .success)
     }
 }
 
 /// A loopback TCP server for one connection: reads `reading` lines, acknowledges the first
-/// `answering` of them as the daemon does, ends its side of the stream, and closes the connection
-/// once the client has closed its own.
+/// `answering` of them as the daemon does, ends its side of the stream (unless `endingStream` is
+/// false: it then falls silent, the connection open), and closes the connection once the client
+/// has closed its own.
 private final class OneConnectionServer: Sendable {
     let port: Int
     /// Signalled once the client has closed the connection.
     let finished = DispatchSemaphore(value: 0)
 
-    init(reading lineCount: Int, answering answers: Int) throws {
+    init(reading lineCount: Int, answering answers: Int, endingStream: Bool = true) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw POSIXError(.EMFILE) }
         var address = sockaddr_in()
@@ -81,7 +100,7 @@ private final class OneConnectionServer: Sendable {
             }
             // The end of the stream after the acks, then whatever the client still sends until it
             // closes its end (the generator's threads have ended and released the connection).
-            shutdown(connection, Int32(SHUT_WR))
+            if endingStream { shutdown(connection, Int32(SHUT_WR)) }
             while chunk.withUnsafeMutableBytes({ recv(connection, $0.baseAddress, $0.count, 0) }) > 0 {}
             close(connection)
             finished.signal()

@@ -18,6 +18,11 @@ public struct LoadGenerator: Sendable {
     public var window = 2_000
     /// The daemon's shared token, if it requires one.
     public var authToken: String?
+    /// How long a connection waits for the daemon's next reply (beyond the pause `rate` puts
+    /// between its events) before it gives up on the events it has not had answered, which the
+    /// report counts as unanswered; nil waits forever. A daemon that stops answering without
+    /// closing its connections would otherwise keep the run waiting forever.
+    public var replyTimeout: Duration? = .seconds(30)
 
     /// A generator of `count` events over `connections` connections to `port`, at most `rate` per
     /// second (0: as fast as acks allow), with ids starting with `idPrefix`.
@@ -35,6 +40,9 @@ public struct LoadGenerator: Sendable {
         public var acknowledged = 0
         /// Events answered with an error.
         public var errors = 0
+        /// Events that got no answer: the daemon closed the connection, or sent nothing for
+        /// ``LoadGenerator/replyTimeout``, before answering them (unsent events included).
+        public var unanswered = 0
         /// How long the run took.
         public var seconds = 0.0
         /// Send → ack latency, median, in milliseconds.
@@ -45,8 +53,9 @@ public struct LoadGenerator: Sendable {
         public var eventsPerSecond: Double { seconds > 0 ? Double(acknowledged) / seconds : 0 }
         /// The report in one line.
         public var description: String {
-            String(format: "%d acknowledged, %d errors in %.2f s: %.0f events/s, ack latency p50 %.2f ms, p99 %.2f ms",
-                   acknowledged, errors, seconds, eventsPerSecond, p50, p99)
+            "\(acknowledged) acknowledged, \(errors) errors" + (unanswered > 0 ? ", \(unanswered) unanswered" : "")
+                + String(format: " in %.2f s: %.0f events/s, ack latency p50 %.2f ms, p99 %.2f ms",
+                         seconds, eventsPerSecond, p50, p99)
         }
     }
 
@@ -67,11 +76,13 @@ public struct LoadGenerator: Sendable {
         let results = LockedReports()
         let start = Date()
         let group = DispatchGroup()
+        let interval = rate > 0 ? Double(connections) / Double(rate) : 0
+        let timeout = replyTimeout.map { $0 + .seconds(interval) }
         for connection in 0..<connections {
             let first = connection * perConnection
             let numbers = first..<min(count, first + perConnection)
             guard !numbers.isEmpty else { continue }
-            let client = try LineClient(port: port, authToken: authToken)
+            let client = try LineClient(port: port, timeout: timeout, authToken: authToken)
             let sent = SendTimes(count: numbers.count)
             let inFlight = SendWindow(size: window)
             group.enter()
@@ -90,7 +101,6 @@ public struct LoadGenerator: Sendable {
                 group.leave()
             }
             Thread.detachNewThread {
-                let interval = rate > 0 ? Double(connections) / Double(rate) : 0
                 for (index, n) in numbers.enumerated() {
                     guard inFlight.take() else { break }
                     sent.set(index)
@@ -102,6 +112,7 @@ public struct LoadGenerator: Sendable {
         group.wait()
         var report = results.total
         report.seconds = Date().timeIntervalSince(start)
+        report.unanswered = count - report.acknowledged - report.errors
         return report
     }
 }
@@ -195,22 +206,20 @@ extension LoadGenerator {
     /// - Returns: (update p50, update p99, ack p50, ack p99) in milliseconds.
     public func measureSubscriptionLatency(samples: Int) throws -> (p50: Double, p99: Double, ackP50: Double, ackP99: Double) {
         let probe = "probe-\(idPrefix)"
-        let subscriber = try LineClient(port: port, authToken: authToken)
+        let subscriber = try LineClient(port: port, timeout: replyTimeout, authToken: authToken)
         subscriber.send(line: #"{"subscribe":"source == '\#(probe)'"}"#)
-        _ = subscriber.readLine()   // {"subscribed":1}
-        _ = subscriber.readLine()   // {"initial":…} (one page: the result is empty)
-        let sender = try LineClient(port: port, authToken: authToken)
+        _ = try Self.reply(from: subscriber, awaiting: "the subscription's confirmation")   // {"subscribed":1}
+        _ = try Self.reply(from: subscriber, awaiting: "the subscription's first page")     // {"initial":…}
+        let sender = try LineClient(port: port, timeout: replyTimeout, authToken: authToken)
         var updates: [Double] = []
         var acks: [Double] = []
         for n in 0..<samples {
             let id = "\(probe)-\(n)"
             let start = Date()
             sender.send(line: #"{"id":"\#(id)","type":"view","source":"\#(probe)","time":\#(Int(start.timeIntervalSince1970))}"#)
-            _ = sender.readLine()
+            _ = try Self.reply(from: sender, awaiting: "the ack of probe event \(n)")
             acks.append(Date().timeIntervalSince(start) * 1000)
-            while let line = subscriber.readLine() {
-                if line.contains(#""id":"\#(id)""#) { break }
-            }
+            while !(try Self.reply(from: subscriber, awaiting: "the change set of probe event \(n)")).contains(#""id":"\#(id)""#) {}
             updates.append(Date().timeIntervalSince(start) * 1000)
         }
         func percentile(_ values: [Double], _ p: Double) -> Double {
@@ -218,5 +227,23 @@ extension LoadGenerator {
             return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
         }
         return (percentile(updates, 0.5), percentile(updates, 0.99), percentile(acks, 0.5), percentile(acks, 0.99))
+    }
+
+    /// The next line from `client`; throws ``LoadGeneratorNoReply`` when the daemon closed the
+    /// connection or sent nothing for the client's timeout.
+    private static func reply(from client: LineClient, awaiting what: String) throws -> String {
+        guard let line = client.readLine() else { throw LoadGeneratorNoReply(awaiting: what) }
+        return line
+    }
+}
+
+/// The daemon closed a connection, or sent nothing for ``LoadGenerator/replyTimeout``, where a
+/// reply was due.
+public struct LoadGeneratorNoReply: Error, CustomStringConvertible {
+    /// The reply that did not come.
+    public let awaiting: String
+    /// The error in one line.
+    public var description: String {
+        "no reply from the daemon (it closed the connection, or sent nothing for the reply timeout) awaiting \(awaiting)"
     }
 }
