@@ -158,6 +158,26 @@ struct WriteTransactionTests {
         tx.cancel()
     }
 
+    @Test("the columns that may hold links follow the schema, and an insertion and an erasure keep backlinks through them")
+    func linkColumnsFollowTheSchema() throws {
+        let fixture = try Fixture()
+        let source = try #require(fixture.store.currentSnapshot.table(fixture.source)?.schema)
+        #expect(source.linkColumns == [0, 1, 2, 3, 4])
+        #expect(try #require(fixture.store.currentSnapshot.table(fixture.person)?.schema).linkColumns.isEmpty)
+
+        let tx = try fixture.store.beginWrite()
+        let target = try tx.insertObject(into: fixture.target, values: [.string("t")])
+        try tx.addColumn(ColumnSchema("best", .link, isOptional: true, linkTarget: "Target"), to: fixture.person, fill: .null)
+        try tx.removeColumn(1, from: fixture.person)  // name: now id, age, best
+        #expect(try #require(tx.snapshot.table(fixture.person)?.schema).linkColumns == [2])
+        let person = try tx.insertObject(into: fixture.person,
+                                         values: [.int(1), .null, .link(ObjectLink(table: fixture.target, key: target))])
+        #expect(tx.snapshot.table(fixture.target)?.backlinks(to: target).count == 1)
+        try tx.eraseObject(person, in: fixture.person)
+        #expect(tx.snapshot.table(fixture.target)?.backlinks(to: target).isEmpty == true)
+        tx.cancel()
+    }
+
     @Test("a duplicate primary key throws duplicatePrimaryKey, on insert and on update, within and across transactions")
     func duplicatePrimaryKeyIsRejected() throws {
         let fixture = try Fixture()

@@ -92,6 +92,11 @@ open class ObjectBase: CustomStringConvertible {
         Unmanaged.passUnretained(self).toOpaque().advanced(by: property.offset)
     }
 
+    /// The address of `property`'s `Persisted` storage in this instance.
+    func address(of property: InsertedProperty) -> UnsafeMutableRawPointer {
+        Unmanaged.passUnretained(self).toOpaque().advanced(by: property.offset)
+    }
+
     /// Reads a managed property (the `@Persisted` getter once its storage is bound).
     ///
     /// While the Realm has not changed since the row was cached, and on the Realm's own thread,

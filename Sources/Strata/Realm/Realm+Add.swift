@@ -107,8 +107,9 @@ extension Realm {
 
         // Plain values go straight from the object's fields to stored values; the primary key
         // first, to find an existing object.
+        let properties = info.insertedProperties
         func storedValue(_ index: Int) -> StrataEngine.Value {
-            let property = info.properties[index]
+            let property = properties[index]
             return property.accessor.unmanagedStoredValue(at: object.address(of: property), context)
         }
         /// The unmanaged values as the update path and object-valued properties take them.
@@ -141,14 +142,19 @@ extension Realm {
         // once the object has a key; those are read before the object is bound.
         var values = table.emptyRow
         var deferred: [(index: Int, value: Any)] = []
-        for (index, property) in info.properties.enumerated() where !property.isLinkingObjects {
-            if property.column.objectType != nil || property.column.type == .mixed {
+        for (index, property) in properties.enumerated() {
+            switch property.kind {
+            case .linkingObjects:
+                continue
+            case .deferred:
                 deferred.append((index, property.accessor.unmanagedValue(at: object.address(of: property))))
-            } else if index == info.primaryKey, let primaryKeyValue {
-                values[table.columns[index]] = primaryKeyValue
-            } else {
-                values[table.columns[index]] = property.accessor.unmanagedStoredValue(at: object.address(of: property),
-                                                                                      context)
+            case .plain:
+                if index == info.primaryKey, let primaryKeyValue {
+                    values[table.columns[index]] = primaryKeyValue
+                } else {
+                    values[table.columns[index]] = property.accessor.unmanagedStoredValue(at: object.address(of: property),
+                                                                                          context)
+                }
             }
         }
         guard writeIsLive else { return nil }
@@ -162,7 +168,7 @@ extension Realm {
         }
         object.bind(to: ObjectHandle(realm: self, table: table, key: key))
         for (index, value) in deferred {
-            let stored = info.properties[index].accessor.stored(value, context)
+            let stored = properties[index].accessor.stored(value, context)
             guard let live = self.transaction else { return nil }
             do {
                 try live.setValue(stored, at: PropertyPath(table: table.key, object: key, column: table.columns[index]))

@@ -33,6 +33,37 @@ struct PropertyInfo: @unchecked Sendable {
     }
 }
 
+/// What adding an unmanaged object reads of one of its properties: plain values only, so that
+/// walking them copies no `PropertyInfo` (whose strings a copy retains and releases, for every
+/// property of every object added).
+struct InsertedProperty: @unchecked Sendable {
+    // Safety: immutable plain values; `accessor` is a metatype of a generic struct, as in
+    // `PropertyInfo`.
+    /// How an insertion takes the property's value.
+    enum Kind {
+        /// Computed from backlinks: not stored.
+        case linkingObjects
+        /// A link, a collection of links or a mixed value: set once the object has a key (it may
+        /// link back to the object).
+        case deferred
+        /// A value stored as it is converted.
+        case plain
+    }
+
+    let kind: Kind
+    /// The byte offset of the property's `Persisted` storage inside an instance.
+    let offset: Int
+    /// Access to the storage at that offset.
+    let accessor: any PersistedAccessor.Type
+
+    init(_ property: PropertyInfo) {
+        kind = property.isLinkingObjects ? .linkingObjects
+            : property.column.objectType != nil || property.column.type == .mixed ? .deferred : .plain
+        offset = property.offset
+        accessor = property.accessor
+    }
+}
+
 /// What schema discovery learned about one model class: its name, its persisted properties in
 /// declaration order (superclass first), its primary key and whether it is embedded.
 ///
@@ -48,6 +79,9 @@ final class ClassInfo: Sendable {
     /// Each property's storage offset, in property order: what binding an accessor reads (without
     /// copying each `PropertyInfo`).
     let propertyOffsets: [Int]
+    /// Each property as adding an unmanaged object reads it, in property order (see
+    /// ``InsertedProperty``).
+    let insertedProperties: [InsertedProperty]
     /// Whether an accessor of this class holds nothing but its binding: an `Object` subclass
     /// whose stored properties (its own and its superclasses' below `Object`) are all
     /// `@Persisted`. An iteration may then rebind an accessor nothing else references to the next
@@ -61,6 +95,7 @@ final class ClassInfo: Sendable {
         className = type.className()
         self.properties = properties
         propertyOffsets = properties.map(\.offset)
+        insertedProperties = properties.map(InsertedProperty.init)
         self.primaryKey = primaryKey
         isEmbedded = type is EmbeddedObject.Type
         propertyIndex = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })

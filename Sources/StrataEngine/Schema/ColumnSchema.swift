@@ -77,6 +77,7 @@ package struct TableSchema: Hashable, Sendable {
         didSet {
             primaryKeyIndex = Self.index(of: primaryKey, in: columns)
             scalarChecks = Self.scalarChecks(of: columns)
+            linkColumns = Self.linkColumns(of: columns)
         }
     }
     /// The name of the primary key column, if any.
@@ -93,6 +94,10 @@ package struct TableSchema: Hashable, Sendable {
     /// link, a mixed value or a collection); nil for the other columns. Kept with `columns`, so
     /// an insert checks its scalars without copying each column's schema.
     package private(set) var scalarChecks: [ScalarCheck?]
+    /// The columns whose values may hold links (link and mixed columns, single or collections),
+    /// in order. Kept with `columns`, so that an insertion or an erasure finds them without
+    /// copying each column's schema (its name and link target, retained and released per column).
+    package private(set) var linkColumns: [Int]
 
     /// Creates a table schema.
     package init(name: String, columns: [ColumnSchema], primaryKey: String? = nil, isEmbedded: Bool = false) {
@@ -102,6 +107,7 @@ package struct TableSchema: Hashable, Sendable {
         self.isEmbedded = isEmbedded
         primaryKeyIndex = Self.index(of: primaryKey, in: columns)
         scalarChecks = Self.scalarChecks(of: columns)
+        linkColumns = Self.linkColumns(of: columns)
     }
 
     /// The index of the column named `name`.
@@ -113,6 +119,10 @@ package struct TableSchema: Hashable, Sendable {
 
     private static func index(of name: String?, in columns: [ColumnSchema]) -> Int? {
         name.flatMap { name in columns.firstIndex { $0.name == name } }
+    }
+
+    private static func linkColumns(of columns: [ColumnSchema]) -> [Int] {
+        columns.indices.filter { columns[$0].type == .link || columns[$0].type == .mixed }
     }
 
     private static func scalarChecks(of columns: [ColumnSchema]) -> [ScalarCheck?] {

@@ -253,10 +253,10 @@ extension Snapshot {
         return result
     }
 
+    /// Calls `body` with each column of `table` whose values may hold links, and `row`'s value
+    /// there.
     func forEachLinkColumn(of table: Table, _ row: Row, _ body: (Int, Value) -> Void) {
-        for (column, schema) in table.schema.columns.enumerated() where schema.type == .link || schema.type == .mixed {
-            body(column, row[column])
-        }
+        for column in table.schema.linkColumns { body(column, row[column]) }
     }
 
     /// Moves backlinks whose origin column index shifted after a column of `table` was removed.
