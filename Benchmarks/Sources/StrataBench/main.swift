@@ -19,12 +19,15 @@ if let index = CommandLine.arguments.firstIndex(of: ScaleChild.flag) {
     }
 }
 if CommandLine.arguments.contains("--profile-property-access") {
-    // The accessor figures alone, each printed, for `perf record`.
-    let store = try StrataStore(.normal, seededRows: PropertyAccess.rows)
-    print(try PropertyAccess.intRead(store), "ns per Int read")
-    print(try PropertyAccess.stringIteration(store), "ns per object iterating Results reading a String")
-    print(try PropertyAccess.primaryKeyLookup(store), "ns per primary-key lookup")
-    print(try PropertyAccess.intWrite(store), "ns per Int set")
+    // The accessor figures alone, each printed, for `perf record`. In a scope of its own, so that
+    // the store (and its scratch directory) is gone before `exit`, which runs no deinitializers.
+    do {
+        let store = try StrataStore(.normal, seededRows: PropertyAccess.rows)
+        print(try PropertyAccess.intRead(store), "ns per Int read")
+        print(try PropertyAccess.stringIteration(store), "ns per object iterating Results reading a String")
+        print(try PropertyAccess.primaryKeyLookup(store), "ns per primary-key lookup")
+        print(try PropertyAccess.intWrite(store), "ns per Int set")
+    }
     exit(0)
 }
 if let figure = Options.value(after: "--profile-property") {
@@ -36,20 +39,23 @@ if let figure = Options.value(after: "--profile-property") {
     if PropertyAccess.rows != PropertyAccess.defaultRows, ["scan", "filtered-sort"].contains(figure) {
         fatalError("--rows is for int-read, iteration, pk-lookup and int-set: \(figure) checks counts of 100,000 rows")
     }
-    let store = try StrataStore(.normal, seededRows: PropertyAccess.rows)
-    if CommandLine.arguments.contains("--checkpointed") {
-        try StoreProbe(path: store.configuration.fileURL!.path, durability: .normal).checkpoint()
+    // The store in a scope of its own, as above.
+    do {
+        let store = try StrataStore(.normal, seededRows: PropertyAccess.rows)
+        if CommandLine.arguments.contains("--checkpointed") {
+            try StoreProbe(path: store.configuration.fileURL!.path, durability: .normal).checkpoint()
+        }
+        let measure: (StrataStore) throws -> Double = switch figure {
+        case "int-read": PropertyAccess.intRead
+        case "iteration": PropertyAccess.stringIteration
+        case "pk-lookup": PropertyAccess.primaryKeyLookup
+        case "int-set": PropertyAccess.intWrite
+        case "scan": PropertyAccess.filteredScan
+        case "filtered-sort": { try W5FilteredSort.strata($0)["ms"].number ?? 0 }
+        default: fatalError("--profile-property takes int-read, iteration, pk-lookup, int-set, scan or filtered-sort")
+        }
+        for _ in 0..<20 { print(try measure(store), "ns (\(figure))") }
     }
-    let measure: (StrataStore) throws -> Double = switch figure {
-    case "int-read": PropertyAccess.intRead
-    case "iteration": PropertyAccess.stringIteration
-    case "pk-lookup": PropertyAccess.primaryKeyLookup
-    case "int-set": PropertyAccess.intWrite
-    case "scan": PropertyAccess.filteredScan
-    case "filtered-sort": { try W5FilteredSort.strata($0)["ms"].number ?? 0 }
-    default: fatalError("--profile-property takes int-read, iteration, pk-lookup, int-set, scan or filtered-sort")
-    }
-    for _ in 0..<20 { print(try measure(store), "ns (\(figure))") }
     exit(0)
 }
 
