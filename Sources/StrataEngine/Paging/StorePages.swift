@@ -156,17 +156,19 @@ final class StorePages: Sendable {
     /// The file is written whole as `<path>.tmp`, synced and renamed into place with the
     /// directory synced (see ``PageFile/writeNewFile(path:pageSize:storeID:checkpoint:pages:replacing:transform:)``),
     /// so `path` holds either what it held or the whole new file, every page in use and none
-    /// free. The new file is locked before it is renamed into place, so no other process can lock
-    /// it first, even when the store's lock file was deleted. Sets the extents of `snapshot`'s nodes to where
+    /// free. The caller holds the store's lock file, so no other process opens the file between
+    /// the rename and the lock this takes on it. Sets the extents of `snapshot`'s nodes to where
     /// they are in the new file, and admits its leaves to `cache`.
     static func install(
         path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64, cache: NodeCache?
     ) throws -> StorePages {
         try removeLeftovers(of: path)
-        let (plan, locked) = try writeNewFile(path: path, storeID: storeID, snapshot: snapshot,
-                                              firstLogSegment: firstLogSegment, replacing: true, keepingLocked: true)
-        guard let posix = locked else {
-            throw StrataError(.alreadyOpenInAnotherProcess, "the new page file was not kept locked", path: path)
+        let plan = try writeNewFile(path: path, storeID: storeID, snapshot: snapshot, firstLogSegment: firstLogSegment,
+                                    replacing: true)
+        let posix = try POSIXFile(path: path, mode: .readWrite)
+        guard try posix.tryLockExclusive() else {
+            throw StrataError(.alreadyOpenInAnotherProcess, "the store is open in another process; close it there first",
+                              path: path)
         }
         let file = try PageFile.open(file: posix, options: options(readOnly: false))
         for record in plan.pages.written { record(file, cache) }
@@ -180,8 +182,8 @@ final class StorePages: Sendable {
     @discardableResult
     private static func writeNewFile(
         path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64, replacing: Bool,
-        pageSize: Int = pageSize, keepingLocked: Bool = false
-    ) throws -> (Plan, POSIXFile?) {
+        pageSize: Int = pageSize
+    ) throws -> Plan {
         let layout = PageLayout(pageSize: pageSize)
         let newFile = try PageFile.NewFile(path: path, pageSize: layout.pageSize, storeID: storeID,
                                            replacing: replacing)
@@ -191,8 +193,8 @@ final class StorePages: Sendable {
                                  sink: { try newFile.write($0) })
             plan.pages.flush()
             if let failure = plan.pages.sinkFailure { throw failure }
-            let locked = try newFile.finish(checkpoint: plan.fields, keepingLocked: keepingLocked)
-            return (plan, locked)
+            try newFile.finish(checkpoint: plan.fields)
+            return plan
         } catch {
             newFile.abandon()
             throw error

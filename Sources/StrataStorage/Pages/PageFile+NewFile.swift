@@ -12,10 +12,9 @@ extension PageFile {
         private let pageSize: Int
         private let storeID: UInt64
         private let transform: any PageTransform
-        /// The `.tmp` file, closed by ``finish(checkpoint:keepingLocked:)`` (or handed over,
-        /// locked) and ``abandon()``: a second descriptor of the renamed file would drop the
-        /// store's lock on it when it closes (POSIX locks belong to the process and go with any
-        /// descriptor's close), so the store keeps this one or none.
+        /// The `.tmp` file, closed by ``finish(checkpoint:)`` and ``abandon()``: a descriptor of
+        /// the renamed file left open would drop the lock the store then takes on it when it
+        /// closes (POSIX locks belong to the process and go with any descriptor's close).
         private var file: POSIXFile?
         private var written = Set<UInt64>()
         private var highest: UInt64 = 1
@@ -67,17 +66,9 @@ extension PageFile {
         /// Writes the header of generation 0 holding `fields` (whose page count must cover every
         /// page written), syncs, and renames the file into place.
         ///
-        /// With `keepingLocked`, the file is locked exclusively (``POSIXFile/tryLockExclusive()``)
-        /// before the rename and returned open: no other process can lock the new file between
-        /// its appearance at `path` and its owner's lock (one could when the store's lock file was
-        /// deleted, and then the owner's own lock failed). Keep the returned file open to keep the
-        /// lock; without `keepingLocked` the file is closed and nil returned.
-        ///
         /// - Throws: ``StrataError/Code/invalidInput`` when the fields are invalid or a page lies
-        ///   past their page count; ``StrataError/Code/fileAccess``;
-        ///   ``StrataError/Code/alreadyOpenInAnotherProcess`` when the new file cannot be locked.
-        @discardableResult
-        package func finish(checkpoint fields: PageFileHeader.CheckpointFields, keepingLocked: Bool = false) throws -> POSIXFile? {
+        ///   past their page count; ``StrataError/Code/fileAccess``.
+        package func finish(checkpoint fields: PageFileHeader.CheckpointFields) throws {
             try validate(fields, pageSize: pageSize, path: path)
             guard highest < fields.pageCount else {
                 throw StrataError(.invalidInput, "a new page file of \(fields.pageCount) pages cannot hold page "
@@ -89,18 +80,8 @@ extension PageFile {
             try file.write(header.encodeSlot(), at: 0)
             try file.truncate(to: UInt64(pageSize) * fields.pageCount)
             try file.sync()
-            if keepingLocked {
-                guard try file.tryLockExclusive() else {
-                    throw StrataError(.alreadyOpenInAnotherProcess, "another process holds the new page file",
-                                      path: temporary)
-                }
-                try FileSystem.atomicReplace(temporary, with: path)
-                self.file = nil
-                return file
-            }
             self.file = nil
             try FileSystem.atomicReplace(temporary, with: path)
-            return nil
         }
 
         /// Closes and removes what was written.
