@@ -156,34 +156,31 @@ final class StorePages: Sendable {
     /// The file is written whole as `<path>.tmp`, synced and renamed into place with the
     /// directory synced (see ``PageFile/writeNewFile(path:pageSize:storeID:checkpoint:pages:replacing:transform:)``),
     /// so `path` holds either what it held or the whole new file, every page in use and none
-    /// free. The caller holds the store's lock file, so no other process opens the file between
-    /// the rename and the lock this takes on it. Sets the extents of `snapshot`'s nodes to where
+    /// free. The new file is locked before it is renamed into place and kept as the store's file
+    /// (see ``PageFile/NewFile/finish(checkpoint:)``), so no other process can lock it first, even
+    /// one that found the store's lock file deleted. Sets the extents of `snapshot`'s nodes to where
     /// they are in the new file, and admits its leaves to `cache`.
     static func install(
         path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64, cache: NodeCache?
     ) throws -> StorePages {
         try removeLeftovers(of: path)
-        let plan = try writeNewFile(path: path, storeID: storeID, snapshot: snapshot, firstLogSegment: firstLogSegment,
-                                    replacing: true)
-        let posix = try POSIXFile(path: path, mode: .readWrite)
-        guard try posix.tryLockExclusive() else {
-            throw StrataError(.alreadyOpenInAnotherProcess, "the store is open in another process; close it there first",
-                              path: path)
-        }
+        let (plan, posix) = try writeNewFile(path: path, storeID: storeID, snapshot: snapshot,
+                                             firstLogSegment: firstLogSegment, replacing: true)
         let file = try PageFile.open(file: posix, options: options(readOnly: false))
         for record in plan.pages.written { record(file, cache) }
         return StorePages(file: file, cache: cache, state: plan.state)
     }
 
     /// Writes `snapshot` as the whole of a new page file at `path` (refused when a file is there
-    /// and `replacing` is false), without touching the extents of its nodes. The pages go to the
-    /// file in batches as the trees are walked (see ``CheckpointPages/batchBytes``), so the
+    /// and `replacing` is false), without touching the extents of its nodes, and returns the plan
+    /// and the file, open and locked (see ``PageFile/NewFile/finish(checkpoint:)``). The pages go
+    /// to the file in batches as the trees are walked (see ``CheckpointPages/batchBytes``), so the
     /// memory this takes does not grow with the store.
     @discardableResult
     private static func writeNewFile(
         path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64, replacing: Bool,
         pageSize: Int = pageSize
-    ) throws -> Plan {
+    ) throws -> (plan: Plan, file: POSIXFile) {
         let layout = PageLayout(pageSize: pageSize)
         let newFile = try PageFile.NewFile(path: path, pageSize: layout.pageSize, storeID: storeID,
                                            replacing: replacing)
@@ -193,8 +190,8 @@ final class StorePages: Sendable {
                                  sink: { try newFile.write($0) })
             plan.pages.flush()
             if let failure = plan.pages.sinkFailure { throw failure }
-            try newFile.finish(checkpoint: plan.fields)
-            return plan
+            let file = try newFile.finish(checkpoint: plan.fields)
+            return (plan, file)
         } catch {
             newFile.abandon()
             throw error

@@ -12,13 +12,16 @@ import StrataSupport
 /// and `pread` / `fdatasync` are safe to call concurrently with appends at other offsets.
 package final class POSIXFile: @unchecked Sendable {
     // Safety: `descriptor` is immutable after init and closed only in deinit; the kernel
-    // serializes the system calls made on it.
-    /// The path the file was opened with.
+    // serializes the system calls made on it. `ownsDescriptor` changes only in
+    // `renamed(to:)`, which its caller calls while it holds the only reference.
+    /// The path the file was opened with (or renamed to: see ``renamed(to:)``).
     package let path: String
     private let descriptor: Int32
     /// Whether writes are reported to ``StorageFaults`` observers (the power-loss simulator):
     /// false for a scratch file, which no crash state contains.
     private let isObserved: Bool
+    /// Whether deinit closes the descriptor: false once ``renamed(to:)`` handed it over.
+    private var ownsDescriptor = true
 
     /// How to open a file.
     package enum Mode: Sendable {
@@ -90,13 +93,32 @@ package final class POSIXFile: @unchecked Sendable {
         return POSIXFile(label: label, descriptor: fd)
     }
 
-    private init(label: String, descriptor: Int32) {
+    private init(label: String, descriptor: Int32, isObserved: Bool = false) {
         path = label
         self.descriptor = descriptor
-        isObserved = false
+        self.isObserved = isObserved
     }
 
-    deinit { close(descriptor) }
+    deinit { if ownsDescriptor { close(descriptor) } }
+
+    /// Renames the file to `destination`, atomically replacing what is there, with the directory
+    /// synced (see ``FileSystem/atomicReplace(_:with:)``), and returns it under its new path: the
+    /// same descriptor, so the same locks, and writes that name (and faults and observers match)
+    /// `destination` from then on.
+    ///
+    /// Renaming an open file rather than closing it first keeps a lock taken before the rename
+    /// (a file put in place of a store's file locked, so no other process can lock it first).
+    /// Call it on a file no one else holds a reference to, and use only the file returned after
+    /// it: this one gives up its descriptor to it.
+    ///
+    /// - Throws: ``StrataError/Code/fileAccess``; the descriptor is then closed (and the file is
+    ///   at `destination` when only the directory's sync failed).
+    package func renamed(to destination: String) throws -> POSIXFile {
+        ownsDescriptor = false
+        let moved = POSIXFile(label: destination, descriptor: descriptor, isObserved: isObserved)
+        try FileSystem.atomicReplace(path, with: destination)
+        return moved
+    }
 
     /// The raw descriptor, for `flock`.
     var fileDescriptor: Int32 { descriptor }

@@ -4,17 +4,17 @@ extension PageFile {
     /// A new page file written in batches of pages (a store's compaction, copy or conversion, whose
     /// pages are made as its trees are walked) and then put in place whole: the pages go to
     /// `<path>.tmp` as they come, and ``finish(checkpoint:)`` writes the header slot of generation
-    /// 0, syncs once and renames the file into place with its directory synced, so `path` holds
-    /// either what it held before or the whole new file. ``abandon()`` removes the `.tmp`.
+    /// 0, syncs once, locks the file and renames it into place with its directory synced, so
+    /// `path` holds either what it held before or the whole new file, locked by this process
+    /// from the moment it is there. ``abandon()`` removes the `.tmp`.
     package final class NewFile {
         private let path: String
         private let temporary: String
         private let pageSize: Int
         private let storeID: UInt64
         private let transform: any PageTransform
-        /// The `.tmp` file, closed by ``finish(checkpoint:)`` and ``abandon()``: a descriptor of
-        /// the renamed file left open would drop the lock the store then takes on it when it
-        /// closes (POSIX locks belong to the process and go with any descriptor's close).
+        /// The `.tmp` file, handed over (renamed and locked) by ``finish(checkpoint:)`` and closed
+        /// by ``abandon()``.
         private var file: POSIXFile?
         private var written = Set<UInt64>()
         private var highest: UInt64 = 1
@@ -64,11 +64,22 @@ extension PageFile {
         }
 
         /// Writes the header of generation 0 holding `fields` (whose page count must cover every
-        /// page written), syncs, and renames the file into place.
+        /// page written), syncs, locks the file exclusively (``POSIXFile/tryLockExclusive()``) and
+        /// renames it into place, and returns it open and locked at `path`.
+        ///
+        /// The lock is taken before the rename, so no other process can lock the file at `path`
+        /// between its appearance and its owner's lock: a store that replaces its page file
+        /// (a compaction, a conversion) keeps the returned file as its own, and another process
+        /// opening the store finds every file at `path` locked, even when the store's lock file
+        /// was deleted. Keep the returned file to keep the lock, and open no other descriptor of
+        /// it in this process (closing any descriptor drops a POSIX lock); a caller that only
+        /// writes the file drops it.
         ///
         /// - Throws: ``StrataError/Code/invalidInput`` when the fields are invalid or a page lies
-        ///   past their page count; ``StrataError/Code/fileAccess``.
-        package func finish(checkpoint fields: PageFileHeader.CheckpointFields) throws {
+        ///   past their page count; ``StrataError/Code/alreadyOpenInAnotherProcess`` when another
+        ///   process holds a lock on the `.tmp`; ``StrataError/Code/fileAccess``.
+        @discardableResult
+        package func finish(checkpoint fields: PageFileHeader.CheckpointFields) throws -> POSIXFile {
             try validate(fields, pageSize: pageSize, path: path)
             guard highest < fields.pageCount else {
                 throw StrataError(.invalidInput, "a new page file of \(fields.pageCount) pages cannot hold page "
@@ -80,8 +91,12 @@ extension PageFile {
             try file.write(header.encodeSlot(), at: 0)
             try file.truncate(to: UInt64(pageSize) * fields.pageCount)
             try file.sync()
+            guard try file.tryLockExclusive() else {
+                throw StrataError(.alreadyOpenInAnotherProcess, "another process holds the new page file",
+                                  path: temporary)
+            }
             self.file = nil
-            try FileSystem.atomicReplace(temporary, with: path)
+            return try file.renamed(to: path)
         }
 
         /// Closes and removes what was written.
