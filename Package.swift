@@ -102,7 +102,7 @@ let package = Package(
             name: "StrataEngineTests", dependencies: ["StrataEngine", "StrataTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "StrataCrashTests",
-            dependencies: ["StrataEngine", "StrataTestSupport", "strata-crash-worker"],
+            dependencies: ["StrataEngine", "StrataStorage", "StrataTestSupport", "strata-crash-worker"],
             swiftSettings: strictSettings
         ),
         // The fault harness: power-loss simulation and I/O fault injection against the real store.

@@ -7,6 +7,10 @@
 // on the small threshold the parent gives).
 //
 // usage: strata-crash-worker <path> <full|normal> <checkpointThreshold>
+//
+// With `open` in place of the durability and threshold, it only opens the store read-write,
+// prints "opened" and exits 0 (the second-process tests' probe: 1 and "worker error: ..." on
+// stderr when the store cannot be opened).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -33,8 +37,18 @@ func say(_ line: String, to descriptor: Int32 = 1) {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[2] == "open" {
+    do {
+        _ = try Store.open(.file(arguments[1]))
+        say("opened")
+        exit(0)
+    } catch {
+        say("worker error: \(error)", to: 2)
+        exit(1)
+    }
+}
 guard arguments.count == 4, let threshold = UInt64(arguments[3]) else {
-    say("usage: strata-crash-worker <path> <full|normal> <checkpointThreshold>", to: 2)
+    say("usage: strata-crash-worker <path> (<full|normal> <checkpointThreshold> | open)", to: 2)
     exit(2)
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import StrataEngine
+import StrataStorage
 import StrataSupport
 import Testing
 
@@ -104,5 +105,51 @@ struct SecondProcessTests {
             return
         }
         #expect(counter >= acknowledged.last ?? 0, "every acknowledged commit survives")
+    }
+
+    @Test("with the lock file deleted, a second process that opens the store just after a compaction renamed its new page file into place is refused, and the compaction completes")
+    func compactionRenameLeavesNoWindow() throws {
+        let directory = try TemporaryDirectory.create()
+        defer { directory.remove() }
+        let path = directory.path + "/compacted.strata"
+        let store = try Store.open(.file(path))
+        let table = try store.write { tx in
+            try tx.createTable(TableSchema(name: "Item", columns: [ColumnSchema("value", .int)]))
+        }
+        for value in Int64(0)..<100 { try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(value)]) } }
+        try FileManager.default.removeItem(atPath: path + ".lock")
+
+        // The rename is followed by a sync of the directory: the probe runs there, when the new
+        // page file is at `path` (a new inode) and the compaction has not returned yet.
+        let original = try #require(FileSystem.identity(of: path))
+        let probe = LockedValueBox<(status: Int32?, message: String)?>(nil)
+        let worker = try CrashWorker.locate()
+        StorageFaults.shared.interceptSyncs(matching: directory.name) { synced in
+            guard synced == directory.path, FileSystem.identity(of: path) != original,
+                  probe.withLockedValue({ $0 == nil }) else { return false }
+            let second = Process()
+            second.executableURL = worker
+            second.arguments = [path, "open"]
+            second.environment = childProcessEnvironment()
+            let errors = Pipe()
+            second.standardError = errors
+            second.standardOutput = Pipe()
+            var result: (status: Int32?, message: String) = (nil, "the probe did not start")
+            if (try? second.run()) != nil {
+                let status = second.finish(within: .seconds(60))
+                result = (status, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+            }
+            probe.withLockedValue { $0 = result }
+            return false
+        }
+        defer { StorageFaults.shared.reset(matching: directory.name) }
+        try store.compact()
+        StorageFaults.shared.reset(matching: directory.name)
+
+        let result = try #require(probe.withLockedValue { $0 }, "the compaction renamed no new file over the store")
+        #expect(result.status == 1, "the second process opened the store in the middle of its compaction")
+        #expect(result.message.contains("alreadyOpenInAnotherProcess"), "second process said: \(result.message)")
+        try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(100)]) }
+        #expect(store.currentSnapshot.table(table)?.count == 101)
     }
 }
