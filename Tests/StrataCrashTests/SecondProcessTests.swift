@@ -111,34 +111,16 @@ struct SecondProcessTests {
     func compactionRenameLeavesNoWindow() throws {
         let directory = try TemporaryDirectory.create()
         defer { directory.remove() }
-        let path = directory.path + "/compacted.strata"
-        let store = try Store.open(.file(path))
-        let table = try store.write { tx in
-            try tx.createTable(TableSchema(name: "Item", columns: [ColumnSchema("value", .int)]))
-        }
-        for value in Int64(0)..<100 { try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(value)]) } }
-        try FileManager.default.removeItem(atPath: path + ".lock")
+        let (store, table, path) = try Self.storeWithoutLockFile(in: directory)
 
         // The rename is followed by a sync of the directory: the probe runs there, when the new
         // page file is at `path` (a new inode) and the compaction has not returned yet.
         let original = try #require(FileSystem.identity(of: path))
-        let probe = LockedValueBox<(status: Int32?, message: String)?>(nil)
-        let worker = try CrashWorker.locate()
+        let probe = LockedValueBox<ProbeResult?>(nil)
         StorageFaults.shared.interceptSyncs(matching: directory.name) { synced in
             guard synced == directory.path, FileSystem.identity(of: path) != original,
                   probe.withLockedValue({ $0 == nil }) else { return false }
-            let second = Process()
-            second.executableURL = worker
-            second.arguments = [path, "open"]
-            second.environment = childProcessEnvironment()
-            let errors = Pipe()
-            second.standardError = errors
-            second.standardOutput = Pipe()
-            var result: (status: Int32?, message: String) = (nil, "the probe did not start")
-            if (try? second.run()) != nil {
-                let status = second.finish(within: .seconds(60))
-                result = (status, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
-            }
+            let result = Self.probeOpen(path)
             probe.withLockedValue { $0 = result }
             return false
         }
@@ -151,5 +133,80 @@ struct SecondProcessTests {
         #expect(result.message.contains("alreadyOpenInAnotherProcess"), "second process said: \(result.message)")
         try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(100)]) }
         #expect(store.currentSnapshot.table(table)?.count == 101)
+    }
+
+    @Test("a compaction whose directory sync fails after the rename keeps the new file locked, refuses checkpoints until reopened, and loses no commit")
+    func compactionFailingAfterRename() throws {
+        let directory = try TemporaryDirectory.create()
+        defer { directory.remove() }
+        let path = directory.path + "/compacted.strata"
+        let table: TableKey
+        weak var released: Store?
+        do {
+            let store: Store
+            (store, table, _) = try Self.storeWithoutLockFile(in: directory)
+            released = store
+            let original = try #require(FileSystem.identity(of: path))
+            StorageFaults.shared.interceptSyncs(matching: directory.name) { synced in
+                synced == directory.path && FileSystem.identity(of: path) != original
+            }
+            defer { StorageFaults.shared.reset(matching: directory.name) }
+            let failure = #expect(throws: StrataError.self) { try store.compact() }
+            StorageFaults.shared.reset(matching: directory.name)
+            #expect(failure?.code == .fileAccess)
+            #expect(FileSystem.identity(of: path) != original, "the new file is in place")
+
+            // The new file at `path` stays locked although the compaction failed.
+            let result = Self.probeOpen(path)
+            #expect(result.status == 1, "the second process opened the store after the failed compaction")
+            #expect(result.message.contains("alreadyOpenInAnotherProcess"), "second process said: \(result.message)")
+            // Commits go on; a checkpoint, which would trim the log the new file needs, is refused.
+            try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(100)]) }
+            let refusal = #expect(throws: StrataError.self) { try store.checkpoint() }
+            #expect(refusal?.code == .poisoned)
+            try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(101)]) }
+        }
+        #expect(waitUntil(timeout: 20) { released == nil }, "the store was not released")
+
+        let reopened = try Store.open(.file(path))
+        #expect(reopened.currentSnapshot.table(table)?.count == 102)
+        try reopened.checkpoint()
+        try reopened.write { tx in _ = try tx.insertObject(into: table, values: [.int(102)]) }
+    }
+
+    /// A store at `directory/compacted.strata` holding 100 rows of `Item`, open, with its lock
+    /// file deleted.
+    private static func storeWithoutLockFile(
+        in directory: TemporaryDirectory
+    ) throws -> (store: Store, table: TableKey, path: String) {
+        let path = directory.path + "/compacted.strata"
+        let store = try Store.open(.file(path))
+        let table = try store.write { tx in
+            try tx.createTable(TableSchema(name: "Item", columns: [ColumnSchema("value", .int)]))
+        }
+        for value in Int64(0)..<100 { try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(value)]) } }
+        try FileManager.default.removeItem(atPath: path + ".lock")
+        return (store, table, path)
+    }
+
+    typealias ProbeResult = (status: Int32?, message: String)
+
+    /// Runs the crash worker's `open` probe on `path` in a child process: its exit status (nil
+    /// when it did not finish within 60 s) and its standard error.
+    private static func probeOpen(_ path: String) -> ProbeResult {
+        let second = Process()
+        let errors = Pipe()
+        second.standardError = errors
+        second.standardOutput = Pipe()
+        second.arguments = [path, "open"]
+        second.environment = childProcessEnvironment()
+        do {
+            second.executableURL = try CrashWorker.locate()
+            try second.run()
+        } catch {
+            return (nil, "the probe did not start: \(error)")
+        }
+        let status = second.finish(within: .seconds(60))
+        return (status, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 }

@@ -160,15 +160,32 @@ final class StorePages: Sendable {
     /// (see ``PageFile/NewFile/finish(checkpoint:)``), so no other process can lock it first, even
     /// one that found the store's lock file deleted. Sets the extents of `snapshot`'s nodes to where
     /// they are in the new file, and admits its leaves to `cache`.
+    ///
+    /// - Parameter afterRename: called, before the failure is thrown, when something failed after
+    ///   the new file was renamed into place (the directory's sync, reading the file back; see
+    ///   ``PageFile/FailureAfterRename``), with the failure and the new file, open and
+    ///   locked. `snapshot`'s nodes then keep their extents.
+    /// - Throws: ``StrataError/Code/fileAccess`` and what ``PageFile/open(file:options:)`` throws.
     static func install(
-        path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64, cache: NodeCache?
+        path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64, cache: NodeCache?,
+        afterRename: (StrataError, POSIXFile) -> Void = { _, _ in }
     ) throws -> StorePages {
         try removeLeftovers(of: path)
-        let (plan, posix) = try writeNewFile(path: path, storeID: storeID, snapshot: snapshot,
-                                             firstLogSegment: firstLogSegment, replacing: true)
-        let file = try PageFile.open(file: posix, options: options(readOnly: false))
-        for record in plan.pages.written { record(file, cache) }
-        return StorePages(file: file, cache: cache, state: plan.state)
+        do {
+            let (plan, posix) = try writeNewFile(path: path, storeID: storeID, snapshot: snapshot,
+                                                 firstLogSegment: firstLogSegment, replacing: true)
+            let file: PageFile
+            do {
+                file = try PageFile.open(file: posix, options: options(readOnly: false))
+            } catch {
+                throw PageFile.FailureAfterRename(error, file: posix)
+            }
+            for record in plan.pages.written { record(file, cache) }
+            return StorePages(file: file, cache: cache, state: plan.state)
+        } catch let placed as PageFile.FailureAfterRename {
+            afterRename(placed.failure, placed.file)
+            throw placed.failure
+        }
     }
 
     /// Writes `snapshot` as the whole of a new page file at `path` (refused when a file is there

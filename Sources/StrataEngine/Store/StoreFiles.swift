@@ -20,6 +20,9 @@ struct StoreFiles: Sendable {
     /// process may open the page file while the store is open.
     var pages: StorePages? { currentPages.withLockedValue { $0 } }
     private let currentPages: LockedValueBox<StorePages?>
+    /// The new page file a failed compaction left at `path` (see ``compact(_:)``), kept open for
+    /// its lock until a compaction succeeds or the store closes.
+    private let placedFile = LockedValueBox<POSIXFile?>(nil)
 
     init(path: String, lockFile: POSIXFile, log: CommitLog, cache: NodeCache?, pages: StorePages?) {
         self.path = path
@@ -162,17 +165,29 @@ struct StoreFiles: Sendable {
     /// free), naming the current log segment as the one that continues it.
     ///
     /// Call as ``writeCheckpoint(_:)``. The new file is written whole beside the old one and
-    /// renamed over it (see ``StorePages/install(path:storeID:snapshot:firstLogSegment:cache:)``): a
-    /// crash leaves the old file with its log or the new one.
+    /// renamed over it (see ``StorePages/install(path:storeID:snapshot:firstLogSegment:cache:afterRename:)``):
+    /// a crash leaves the old file with its log or the new one.
+    ///
+    /// When something fails after the rename (the directory's sync), the store goes on with the
+    /// old file, whose checkpoints are then refused (``PageFile/poison(with:)``) until the store
+    /// is reopened or a compaction succeeds: the file at `path` is the new one, or the old one
+    /// if a power cut undoes the rename, and a checkpoint of the old file would trim log segments
+    /// the new one needs. The new file stays open, so it stays locked.
     func compact(_ snapshot: Snapshot) throws {
         guard let old = pages else {
             throw StrataError(.readOnly, "the store was opened read-only", path: path)
         }
-        let new = try StorePages.install(path: path, storeID: old.file.header.storeID, snapshot: snapshot,
-                                         firstLogSegment: log.currentSequence, cache: cache)
+        let new = try StorePages.install(
+            path: path, storeID: old.file.header.storeID, snapshot: snapshot, firstLogSegment: log.currentSequence,
+            cache: cache,
+            afterRename: { failure, placed in
+                old.file.poison(with: failure)
+                placedFile.withLockedValue { $0 = placed }
+            })
         // The old file's descriptor closes when the last reference goes: its lock was on the
         // replaced inode, and the new inode is locked already.
         currentPages.withLockedValue { $0 = new }
+        placedFile.withLockedValue { $0 = nil }
     }
 
     /// Opens and locks the checkpoint at `path`, or returns nil when there is none: exclusively,

@@ -101,22 +101,21 @@ package final class POSIXFile: @unchecked Sendable {
 
     deinit { if ownsDescriptor { close(descriptor) } }
 
-    /// Renames the file to `destination`, atomically replacing what is there, with the directory
-    /// synced (see ``FileSystem/atomicReplace(_:with:)``), and returns it under its new path: the
-    /// same descriptor, so the same locks, and writes that name (and faults and observers match)
-    /// `destination` from then on.
+    /// Renames the file to `destination`, atomically replacing what is there (see
+    /// ``FileSystem/rename(_:to:)``: the caller syncs the directory), and returns it under its
+    /// new path: the same descriptor, so the same locks, and writes that name (and faults and
+    /// observers match) `destination` from then on.
     ///
     /// Renaming an open file rather than closing it first keeps a lock taken before the rename
     /// (a file put in place of a store's file locked, so no other process can lock it first).
     /// Call it on a file no one else holds a reference to, and use only the file returned after
     /// it: this one gives up its descriptor to it.
     ///
-    /// - Throws: ``StrataError/Code/fileAccess``; the descriptor is then closed (and the file is
-    ///   at `destination` when only the directory's sync failed).
+    /// - Throws: ``StrataError/Code/fileAccess``; the descriptor is then closed.
     package func renamed(to destination: String) throws -> POSIXFile {
         ownsDescriptor = false
         let moved = POSIXFile(label: destination, descriptor: descriptor, isObserved: isObserved)
-        try FileSystem.atomicReplace(path, with: destination)
+        try FileSystem.rename(path, to: destination)
         return moved
     }
 
@@ -307,16 +306,22 @@ package enum FileSystem {
     /// Atomically replaces `destination` with `source` and syncs the directory, so the rename
     /// itself survives power loss.
     package static func atomicReplace(_ source: String, with destination: String) throws {
+        try rename(source, to: destination)
+        try syncDirectory(containing: destination)
+    }
+
+    /// Atomically replaces `destination` with `source` (`rename`), without syncing the directory:
+    /// until ``syncDirectory(containing:)`` returns, a power cut may undo it.
+    package static func rename(_ source: String, to destination: String) throws {
         if case .fail(let code)? = StorageFaults.shared.fault(for: .rename, path: source) {
             throw StorageFaults.injectedError("rename to \(destination)", errno: code, path: source)
         }
-        guard rename(source, destination) == 0 else {
+        guard Glibc.rename(source, destination) == 0 else {
             let code = Glibc.errno
             throw StrataError(.fileAccess, "rename to \(destination) failed: \(String(cString: strerror(code)))",
                               path: source, errno: code)
         }
         StorageFaults.shared.observe(.renamed(source: source, destination: destination))
-        try syncDirectory(containing: destination)
     }
 
     /// Removes the file at `path`; a missing file is not an error.

@@ -16,7 +16,7 @@ package enum StorageOperation: String, Sendable, Hashable, CaseIterable {
     case sync
     /// `fsync` of a directory.
     case directorySync
-    /// `rename` (``FileSystem/atomicReplace(_:with:)``).
+    /// `rename` (``FileSystem/rename(_:to:)``, ``FileSystem/atomicReplace(_:with:)``).
     case rename
     /// `unlink` (``FileSystem/remove(_:)``).
     case remove

@@ -77,7 +77,8 @@ extension PageFile {
         ///
         /// - Throws: ``StrataError/Code/invalidInput`` when the fields are invalid or a page lies
         ///   past their page count; ``StrataError/Code/alreadyOpenInAnotherProcess`` when another
-        ///   process holds a lock on the `.tmp`; ``StrataError/Code/fileAccess``.
+        ///   process holds a lock on the `.tmp`; ``StrataError/Code/fileAccess``;
+        ///   ``FailureAfterRename`` when the directory's sync after the rename fails.
         @discardableResult
         package func finish(checkpoint fields: PageFileHeader.CheckpointFields) throws -> POSIXFile {
             try validate(fields, pageSize: pageSize, path: path)
@@ -96,7 +97,13 @@ extension PageFile {
                                   path: temporary)
             }
             self.file = nil
-            return try file.renamed(to: path)
+            let placed = try file.renamed(to: path)
+            do {
+                try FileSystem.syncDirectory(containing: path)
+            } catch {
+                throw FailureAfterRename(error, file: placed)
+            }
+            return placed
         }
 
         /// Closes and removes what was written.
@@ -110,6 +117,24 @@ extension PageFile {
                 throw StrataError(.invalidInput, "the new page file \(path) was finished or abandoned", path: path)
             }
             return file
+        }
+    }
+
+    /// A failure after a new page file was renamed into place (syncing the directory, reading
+    /// the file back): the file at the path is the new one, open and locked in ``file``, although
+    /// a power cut may still undo the rename. A store that replaced its page file must then keep
+    /// the log both files need (see ``PageFile/poison(with:)``) and may keep ``file`` open to keep
+    /// its lock.
+    package struct FailureAfterRename: Error, Sendable {
+        /// What failed.
+        package let failure: StrataError
+        /// The new file, at the path it was renamed to, locked.
+        package let file: POSIXFile
+
+        /// Wraps `error` (a ``StrataError``, else a ``StrataError/Code/fileAccess`` saying it).
+        package init(_ error: any Error, file: POSIXFile) {
+            failure = (error as? StrataError) ?? StrataError(.fileAccess, "\(error)", path: file.path)
+            self.file = file
         }
     }
 }

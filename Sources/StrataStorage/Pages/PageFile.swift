@@ -56,6 +56,15 @@ package final class PageFile: Sendable {
     let writing = LockedValueBox(())
     /// The first failed write or sync.
     let poison = SyncPoison(failedOperation: "an earlier write or sync of the page file")
+
+    /// Poisons the file with `failure` as a failed sync would: every later checkpoint throws
+    /// ``StrataError/Code/poisoned`` until the file is reopened. A store whose compaction renamed
+    /// a new file over this one and then failed calls it: the file at the store's path is the new
+    /// one or (after a power cut) this one, so no later checkpoint of this one may trim the log
+    /// either needs.
+    package func poison(with failure: StrataError) {
+        poison.record(failure)
+    }
     /// A number no other page file opened by this process has: what a page number is a page of
     /// (a compaction replaces the file, and page numbers of the old one mean nothing in the new).
     package let identity: UInt64 = PageFile.identities.wrappingAdd(1, ordering: .relaxed).newValue

@@ -4,13 +4,15 @@ import StrataSupport
 import Testing
 
 /// Injects each kind of I/O fault (see ``FaultCase``) at each position of a commit, of a
-/// checkpoint, and of opening a store whose log has a torn tail (then committing once), in
-/// turn: the first operation of the kind, the second, … until the work no longer reaches the
-/// fault.
+/// checkpoint, of a compaction, and of opening a store whose log has a torn tail (then
+/// committing once), in turn: the first operation of the kind, the second, … until the work no
+/// longer reaches the fault.
 ///
-/// At every position: the commit or checkpoint reports the fault as a typed error carrying its
-/// errno (a short write the loop finishes is no error); a later commit on the same store is
-/// either refused or durable; so is a commit on the store reopened after the fault is cleared;
+/// At every position: the commit, checkpoint or compaction reports the fault as a typed error
+/// carrying its errno (a short write the loop finishes is no error); a later commit on the same
+/// store is either refused or durable, and after a compaction a later checkpoint (which trims
+/// the log) must not take away what the file at the store's path needs; a commit on the store
+/// reopened after the fault is cleared is refused or durable;
 /// the synced-only state of the directory after all that (what the worst power cut would leave,
 /// a failed fdatasync counting as lost data; see ``CrashFileSystem``) opens and holds every
 /// commit acknowledged as durable; and the store reopens with every acknowledged commit, no
@@ -19,10 +21,10 @@ import Testing
 struct FaultSweepTests {
     /// The work the fault is injected into.
     enum Phase: String, CaseIterable, Sendable, CustomTestStringConvertible {
-        case commitFull, commitNormal, checkpointFull, checkpointNormal, recovery
+        case commitFull, commitNormal, checkpointFull, checkpointNormal, compaction, recovery
 
         var durability: Durability { self == .commitNormal || self == .checkpointNormal ? .normal : .full }
-        var isCheckpoint: Bool { self == .checkpointFull || self == .checkpointNormal }
+        var isCheckpoint: Bool { self == .checkpointFull || self == .checkpointNormal || self == .compaction }
         var testDescription: String { rawValue }
     }
 
@@ -39,6 +41,7 @@ struct FaultSweepTests {
         case .commitNormal: fault.operation == .write
         // A checkpoint writes the page file in place: it renames nothing.
         case .checkpointFull, .checkpointNormal: ![.truncate, .rename].contains(fault.operation)
+        case .compaction: true
         case .recovery: [.open, .write, .sync, .truncate].contains(fault.operation)
         }
         if reachable { #expect(!outcomes.isEmpty, "the fault was never reached") }
@@ -91,7 +94,13 @@ enum FaultSweep {
 
                 StorageFaults.shared.inject(fault.fault, on: fault.operation, matching: directory.name,
                                             skipping: position)
-                let result = Result { phase.isCheckpoint ? try store.checkpoint() : try commit(100, to: store) }
+                let result = Result {
+                    switch phase {
+                    case .compaction: try store.compact()
+                    case .checkpointFull, .checkpointNormal: try store.checkpoint()
+                    default: try commit(100, to: store)
+                    }
+                }
                 guard !StorageFaults.shared.isArmed(matching: directory.name) else {
                     reached = false
                     return
@@ -105,6 +114,16 @@ enum FaultSweep {
                     outcome += ", later commit acknowledged"
                 } catch let error as StrataError {
                     outcome += ", later commit \(error.code)"
+                }
+                // A checkpoint after a failed compaction trims the log up to what it covers: that
+                // must not be what the file at the store's path still needs.
+                if phase == .compaction {
+                    do {
+                        try store.checkpoint()
+                        outcome += ", later checkpoint done"
+                    } catch let error as StrataError {
+                        outcome += ", later checkpoint \(error.code)"
+                    }
                 }
             }
             if phase != .recovery {
