@@ -157,46 +157,42 @@ final class StorePages: Sendable {
     /// directory synced (see ``PageFile/writeNewFile(path:pageSize:storeID:checkpoint:pages:replacing:transform:)``),
     /// so `path` holds either what it held or the whole new file, every page in use and none
     /// free. The new file is locked before it is renamed into place and kept as the store's file
-    /// (see ``PageFile/NewFile/finish(checkpoint:)``), so no other process can lock it first, even
+    /// (see ``PageFile/NewFile/finish(checkpoint:afterRename:)``), so no other process can lock it first, even
     /// one that found the store's lock file deleted. Sets the extents of `snapshot`'s nodes to where
     /// they are in the new file, and admits its leaves to `cache`.
     ///
     /// - Parameter afterRename: called, before the failure is thrown, when something failed after
-    ///   the new file was renamed into place (the directory's sync, reading the file back; see
-    ///   ``PageFile/FailureAfterRename``), with the failure and the new file, open and
-    ///   locked. `snapshot`'s nodes then keep their extents.
+    ///   the new file was renamed into place (the directory's sync, reading the file back), with
+    ///   the failure and the new file, open and locked. `snapshot`'s nodes then keep their extents.
     /// - Throws: ``StrataError/Code/fileAccess`` and what ``PageFile/open(file:options:)`` throws.
     static func install(
         path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64, cache: NodeCache?,
         afterRename: (StrataError, POSIXFile) -> Void = { _, _ in }
     ) throws -> StorePages {
         try removeLeftovers(of: path)
+        let (plan, posix) = try writeNewFile(path: path, storeID: storeID, snapshot: snapshot,
+                                             firstLogSegment: firstLogSegment, replacing: true, afterRename: afterRename)
+        let file: PageFile
         do {
-            let (plan, posix) = try writeNewFile(path: path, storeID: storeID, snapshot: snapshot,
-                                                 firstLogSegment: firstLogSegment, replacing: true)
-            let file: PageFile
-            do {
-                file = try PageFile.open(file: posix, options: options(readOnly: false))
-            } catch {
-                throw PageFile.FailureAfterRename(error, file: posix)
-            }
-            for record in plan.pages.written { record(file, cache) }
-            return StorePages(file: file, cache: cache, state: plan.state)
-        } catch let placed as PageFile.FailureAfterRename {
-            afterRename(placed.failure, placed.file)
-            throw placed.failure
+            file = try PageFile.open(file: posix, options: options(readOnly: false))
+        } catch {
+            let failure = (error as? StrataError) ?? StrataError(.fileAccess, "\(error)", path: path)
+            afterRename(failure, posix)
+            throw failure
         }
+        for record in plan.pages.written { record(file, cache) }
+        return StorePages(file: file, cache: cache, state: plan.state)
     }
 
     /// Writes `snapshot` as the whole of a new page file at `path` (refused when a file is there
     /// and `replacing` is false), without touching the extents of its nodes, and returns the plan
-    /// and the file, open and locked (see ``PageFile/NewFile/finish(checkpoint:)``). The pages go
+    /// and the file, open and locked (see ``PageFile/NewFile/finish(checkpoint:afterRename:)``). The pages go
     /// to the file in batches as the trees are walked (see ``CheckpointPages/batchBytes``), so the
     /// memory this takes does not grow with the store.
     @discardableResult
     private static func writeNewFile(
         path: String, storeID: UInt64, snapshot: Snapshot, firstLogSegment: UInt64, replacing: Bool,
-        pageSize: Int = pageSize
+        pageSize: Int = pageSize, afterRename: (StrataError, POSIXFile) -> Void = { _, _ in }
     ) throws -> (plan: Plan, file: POSIXFile) {
         let layout = PageLayout(pageSize: pageSize)
         let newFile = try PageFile.NewFile(path: path, pageSize: layout.pageSize, storeID: storeID,
@@ -207,7 +203,7 @@ final class StorePages: Sendable {
                                  sink: { try newFile.write($0) })
             plan.pages.flush()
             if let failure = plan.pages.sinkFailure { throw failure }
-            let file = try newFile.finish(checkpoint: plan.fields)
+            let file = try newFile.finish(checkpoint: plan.fields, afterRename: afterRename)
             return (plan, file)
         } catch {
             newFile.abandon()

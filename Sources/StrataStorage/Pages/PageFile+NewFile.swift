@@ -3,7 +3,7 @@ import StrataSupport
 extension PageFile {
     /// A new page file written in batches of pages (a store's compaction, copy or conversion, whose
     /// pages are made as its trees are walked) and then put in place whole: the pages go to
-    /// `<path>.tmp` as they come, and ``finish(checkpoint:)`` writes the header slot of generation
+    /// `<path>.tmp` as they come, and ``finish(checkpoint:afterRename:)`` writes the header slot of generation
     /// 0, syncs once, locks the file and renames it into place with its directory synced, so
     /// `path` holds either what it held before or the whole new file, locked by this process
     /// from the moment it is there. ``abandon()`` removes the `.tmp`.
@@ -13,7 +13,7 @@ extension PageFile {
         private let pageSize: Int
         private let storeID: UInt64
         private let transform: any PageTransform
-        /// The `.tmp` file, handed over (renamed and locked) by ``finish(checkpoint:)`` and closed
+        /// The `.tmp` file, handed over (renamed and locked) by ``finish(checkpoint:afterRename:)`` and closed
         /// by ``abandon()``.
         private var file: POSIXFile?
         private var written = Set<UInt64>()
@@ -75,12 +75,18 @@ extension PageFile {
         /// it in this process (closing any descriptor drops a POSIX lock); a caller that only
         /// writes the file drops it.
         ///
+        /// - Parameter afterRename: called, before the failure is thrown, when the directory's sync
+        ///   after the rename fails, with the failure and the new file (at `path`, open and locked,
+        ///   although a power cut may still undo the rename). A store that replaced its page file
+        ///   must then keep the log both files need and may keep the file open to keep its lock.
         /// - Throws: ``StrataError/Code/invalidInput`` when the fields are invalid or a page lies
         ///   past their page count; ``StrataError/Code/alreadyOpenInAnotherProcess`` when another
-        ///   process holds a lock on the `.tmp`; ``StrataError/Code/fileAccess``;
-        ///   ``FailureAfterRename`` when the directory's sync after the rename fails.
+        ///   process holds a lock on the `.tmp`; ``StrataError/Code/fileAccess``.
         @discardableResult
-        package func finish(checkpoint fields: PageFileHeader.CheckpointFields) throws -> POSIXFile {
+        package func finish(
+            checkpoint fields: PageFileHeader.CheckpointFields,
+            afterRename: (StrataError, POSIXFile) -> Void = { _, _ in }
+        ) throws -> POSIXFile {
             try validate(fields, pageSize: pageSize, path: path)
             guard highest < fields.pageCount else {
                 throw StrataError(.invalidInput, "a new page file of \(fields.pageCount) pages cannot hold page "
@@ -101,7 +107,9 @@ extension PageFile {
             do {
                 try FileSystem.syncDirectory(containing: path)
             } catch {
-                throw FailureAfterRename(error, file: placed)
+                let failure = (error as? StrataError) ?? StrataError(.fileAccess, "\(error)", path: path)
+                afterRename(failure, placed)
+                throw failure
             }
             return placed
         }
@@ -117,24 +125,6 @@ extension PageFile {
                 throw StrataError(.invalidInput, "the new page file \(path) was finished or abandoned", path: path)
             }
             return file
-        }
-    }
-
-    /// A failure after a new page file was renamed into place (syncing the directory, reading
-    /// the file back): the file at the path is the new one, open and locked in ``file``, although
-    /// a power cut may still undo the rename. A store that replaced its page file must then keep
-    /// the log both files need (see ``PageFile/poison(with:)``) and may keep ``file`` open to keep
-    /// its lock.
-    package struct FailureAfterRename: Error, Sendable {
-        /// What failed.
-        package let failure: StrataError
-        /// The new file, at the path it was renamed to, locked.
-        package let file: POSIXFile
-
-        /// Wraps `error` (a ``StrataError``, else a ``StrataError/Code/fileAccess`` saying it).
-        package init(_ error: any Error, file: POSIXFile) {
-            failure = (error as? StrataError) ?? StrataError(.fileAccess, "\(error)", path: file.path)
-            self.file = file
         }
     }
 }

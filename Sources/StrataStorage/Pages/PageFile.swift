@@ -65,6 +65,7 @@ package final class PageFile: Sendable {
     package func poison(with failure: StrataError) {
         poison.record(failure)
     }
+
     /// A number no other page file opened by this process has: what a page number is a page of
     /// (a compaction replaces the file, and page numbers of the old one mean nothing in the new).
     package let identity: UInt64 = PageFile.identities.wrappingAdd(1, ordering: .relaxed).newValue
