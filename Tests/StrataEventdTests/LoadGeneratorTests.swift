@@ -48,6 +48,23 @@ struct LoadGeneratorTests {
         #expect(ContinuousClock.now - started < .seconds(30))
         #expect(server.finished.wait(timeout: .now() + 60) == .success)
     }
+
+    @Test("the latency probe throws LoadGeneratorNoReply naming the reply it awaited when the daemon closes the connection or falls silent",
+          arguments: [true, false])
+    func latencyProbeWithoutReply(closing: Bool) throws {
+        // The server reads the subscription and answers nothing: the probe used to wait forever
+        // (or record a sample from a reply that never came).
+        let server = try OneConnectionServer(reading: 1, answering: 0, endingStream: closing)
+        var generator = LoadGenerator(port: server.port, count: 0, connections: 1, idPrefix: "probe")
+        generator.replyTimeout = .seconds(1)
+        let started = ContinuousClock.now
+        let error = #expect(throws: LoadGeneratorNoReply.self) {
+            _ = try generator.measureSubscriptionLatency(samples: 3)
+        }
+        #expect(error?.awaiting == "the subscription's confirmation")
+        #expect(ContinuousClock.now - started < .seconds(30))
+        #expect(server.finished.wait(timeout: .now() + 60) == .success)
+    }
 }
 
 /// A loopback TCP server for one connection: reads `reading` lines, acknowledges the first
