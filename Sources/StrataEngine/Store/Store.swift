@@ -58,6 +58,9 @@ package final class Store: @unchecked Sendable {
         var commits: UInt64 = 0
         var checkpoints: UInt64 = 0
         var checkpointRunning = false
+        /// Whether a checkpoint is writing its pages (past its brief hold on writers): what a
+        /// writer that changed leaves too fast waits for (see ``scheduleCheckpointIfNeeded()``).
+        var checkpointWritingPages = false
         /// Whether ``claimFirstOpen()`` has been called.
         var firstOpenClaimed = false
         var lastCheckpointError: String?
@@ -152,13 +155,14 @@ package final class Store: @unchecked Sendable {
 
     /// Counters describing the store.
     package var statistics: StoreStatistics {
-        let segments = files.map { ($0.log.segmentCount, $0.log.currentSegmentSize) } ?? (0, 0)
+        let segments = files.map { ($0.log.segmentCount, $0.log.currentSegmentSize, $0.log.appendedBytes) } ?? (0, 0, 0)
         return state.withLockedValue { state in
             StoreStatistics(
                 publishedVersion: state.published.version, pinnedVersions: state.pins.count,
                 retainedChangesets: state.history.count, commits: state.commits,
                 groupSyncs: groupCommit?.syncCount ?? 0, checkpoints: state.checkpoints,
-                logSegments: segments.0, logBytes: segments.1, lastCheckpointError: state.lastCheckpointError)
+                logSegments: segments.0, logBytes: segments.1, logBytesAppended: segments.2,
+                lastCheckpointError: state.lastCheckpointError)
         }
     }
 

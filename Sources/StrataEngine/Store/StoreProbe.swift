@@ -28,6 +28,13 @@
     /// commits shared one).
     public var groupSyncs: UInt64 { store.statistics.groupSyncs }
 
+    /// Checkpoints completed since the store opened (background ones included).
+    public var checkpoints: UInt64 { store.statistics.checkpoints }
+
+    /// The bytes of the log records commits appended since the store opened: what the commits
+    /// wrote, as opposed to what checkpoints wrote to the page file.
+    public var logBytesAppended: UInt64 { store.statistics.logBytesAppended }
+
     /// Writes a checkpoint of the newest version now and trims the log it covers (the scale
     /// series measures what a checkpoint writes, and opens stores after a clean close).
     ///

@@ -17,6 +17,8 @@ package struct StoreStatistics: Sendable, Hashable {
     package var logSegments: Int
     /// The bytes of the current log segment's header and records (not the space reserved after them).
     package var logBytes: UInt64
+    /// The bytes of the log records commits appended since open, over every segment.
+    package var logBytesAppended: UInt64
     /// The message of the last background checkpoint failure, if any.
     package var lastCheckpointError: String?
 }

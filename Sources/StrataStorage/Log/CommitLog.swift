@@ -41,6 +41,8 @@ package final class CommitLog: Sendable {
         var allocatedLength: UInt64
         /// How far ahead of the appends space is reserved, in bytes (0: none).
         var preallocationStep: UInt64 = 0
+        /// The bytes of the records appended since the log was opened, over every segment.
+        var appendedBytes: UInt64 = 0
     }
 
     init(storePath: String, storeID: UInt64, current: Current) {
@@ -51,6 +53,10 @@ package final class CommitLog: Sendable {
 
     /// The bytes in the current segment, header included.
     package var currentSegmentSize: UInt64 { current.withLockedValue { $0.appendOffset } }
+
+    /// The bytes of the records appended since the log was opened, over every segment (what the
+    /// commits wrote to the log, as opposed to what checkpoints wrote to the page file).
+    package var appendedBytes: UInt64 { current.withLockedValue { $0.appendedBytes } }
 
     /// Reserves space in the current segment ahead of the appends, `step` bytes at a time (0: no
     /// longer), and in every segment after it. An `fdatasync` that must also make a new file size
@@ -105,6 +111,7 @@ package final class CommitLog: Sendable {
         }
         current.withLockedValue {
             $0.appendOffset = offset + length
+            $0.appendedBytes += length
             $0.allocatedLength = max($0.allocatedLength, $0.appendOffset)
             $0.lastVersion = sealed.version
             $0.chain = nextChain
@@ -142,6 +149,7 @@ package final class CommitLog: Sendable {
             UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
         }
         current.withLockedValue {
+            $0.appendedBytes += position - $0.appendOffset
             $0.appendOffset = position
             $0.allocatedLength = max($0.allocatedLength, position)
             $0.lastVersion = version

@@ -80,22 +80,30 @@ enum ScaleChild {
         return figures
     }
 
+    /// The updates may start checkpoints of their own in the background (when the leaves they
+    /// changed pass a share of the cache), so the log's bytes are the store's count of what the
+    /// commits appended, and the checkpoint's bytes all the process wrote besides, through the
+    /// explicit checkpoint at the end.
     private static func strataCheckpoint(_ rows: Int64, _ directory: String) throws -> [(String, Double)] {
         let configuration = strataConfiguration(directory)
         let realm = try Realm(configuration: configuration)
+        let probe = try StoreProbe(path: configuration.fileURL!.path, durability: .normal)
         var generator = SplitMix64(seed: 7)
-        let before = ProcessIO.current
+        let (before, logBefore, checkpointsBefore) = (ProcessIO.current, probe.logBytesAppended, probe.checkpoints)
         for _ in 0..<updates {
             let id = 1 + Int64(generator.next() % UInt64(rows))
             try realm.write { realm.object(ofType: ScalePerson.self, forPrimaryKey: id)!.age += 1 }
         }
-        let afterUpdates = ProcessIO.current
+        let logBytes = Double(probe.logBytesAppended - logBefore)
+        let checkpointsDuringUpdates = Double(probe.checkpoints - checkpointsBefore)
         let beforeCheckpoint = memory("updates")
         let start = now()
-        try StoreProbe(path: configuration.fileURL!.path, durability: .normal).checkpoint()
+        try probe.checkpoint()
         let checkpointSeconds = seconds(since: start)
-        return ioFigures(before: before, afterUpdates: afterUpdates, afterCheckpoint: ProcessIO.current)
-            + [("checkpoint_s", checkpointSeconds)] + beforeCheckpoint + memory("checkpoint")
+        let written = ProcessIO.current - before
+        return [("log_write_bytes", logBytes), ("checkpoint_write_bytes", Double(written.writeBytes) - logBytes),
+                ("checkpoints_during_updates", checkpointsDuringUpdates), ("checkpoint_s", checkpointSeconds)]
+            + beforeCheckpoint + memory("checkpoint")
     }
 
     // MARK: - GRDB

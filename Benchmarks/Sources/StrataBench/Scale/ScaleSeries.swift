@@ -48,12 +48,14 @@ enum ScaleSeries {
             table.add("\(label) random key lookup", compared, "lookup_ns", unit: "ns", better: .lower)
             table.add("\(label) first full scan (cold)", compared, "scan_cold_s", unit: "s", better: .lower)
             table.add("\(label) second full scan (hot)", compared, "scan_hot_s", unit: "s", better: .lower)
-            table.add("\(label) bytes a checkpoint writes after 20k updates", compared, "checkpoint_mb", unit: "MB",
+            table.add("\(label) bytes the checkpoints of 20k updates write", compared, "checkpoint_mb", unit: "MB",
                       better: .lower)
             table.add("\(label) checkpoint bytes / log bytes it covers", compared, "checkpoint_to_log", unit: "×",
                       better: .lower)
             table.add("\(label) peak RSS after the updates and checkpoint", compared, "peak_rss_checkpoint_mb", unit: "MB",
                       better: .lower)
+            table.add("\(label) RSS after the 20k updates, before the last checkpoint", compared,
+                      "rss_before_checkpoint_mb", unit: "MB", better: .lower)
         }
         if let path = Options.value(after: "--scale-plot") {
             try ScalePlot(points: points).svg.write(toFile: path + ".svg", atomically: true, encoding: .utf8)
@@ -79,6 +81,7 @@ enum ScaleSeries {
             "log_mb": .number(log / 1_048_576), "checkpoint_mb": .number(checkpoint / 1_048_576),
             "checkpoint_to_log": log > 0 ? .number(checkpoint / log) : .missing,
             "checkpoint_s": f["checkpoint_s"].map(Figure.number) ?? .missing,
+            "checkpoints_during_updates": f["checkpoints_during_updates"].map(Figure.number) ?? .missing,
             // The checkpoint's memory: RSS after the updates, and the process's peak after it.
             "rss_before_checkpoint_mb": mb("vmrss_updates_kb"), "peak_rss_checkpoint_mb": mb("vmhwm_checkpoint_kb"),
         ], note: "fresh child process per phase; files evicted from the page cache before the open")
