@@ -121,11 +121,18 @@ struct StoreDurabilityTests {
             try withStore(configuration) { store in
                 let notes = try store.write { tx in try tx.createTable(noteSchema) }
                 for id in 0..<20 { try store.write { tx in _ = try tx.insertObject(into: notes, values: note(id, "n")) } }
+                let appendedBefore = store.statistics.logBytesAppended
+                let segmentBefore = store.statistics.logBytes
                 try store.checkpoint()
                 #expect(store.statistics.checkpoints == 1)
                 #expect(store.statistics.logSegments == 1)
                 #expect(try segmentFiles(directory, name).count == 1)
                 try store.write { tx in _ = try tx.insertObject(into: notes, values: note(20, "after the checkpoint")) }
+                // The bytes the commits appended count on over the rotation: the new segment's
+                // record is counted, not its header.
+                let segmentAfter = store.statistics.logBytes
+                let headerBytes = try #require(segmentBefore > appendedBefore ? segmentBefore - appendedBefore : nil)
+                #expect(store.statistics.logBytesAppended == appendedBefore + segmentAfter - headerBytes)
                 expected = contents(of: store.currentSnapshot)
             }
             try withStore(configuration) { store in

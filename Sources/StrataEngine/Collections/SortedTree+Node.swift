@@ -358,7 +358,6 @@ extension SortedTree {
             let (keys, values) = entries
             let copy = Node(isLeaf: leaf, count: count, keys: keys, values: values, children: leaf ? [] : children)
             copy.base = baseForClone()
-            if leaf, copy.base === self { noteCopiedOutOfPage() }
             let capacity = (leaf ? SortedTree.leafCapacity : SortedTree.branchCapacity) + 1
             copy.storedKeys.reserveCapacity(capacity)
             if leaf {
@@ -367,17 +366,6 @@ extension SortedTree {
                 copy.storedChildren.reserveCapacity(capacity)
             }
             return copy
-        }
-
-        /// Counts this paged leaf's first copy since its page was written with its store's cache
-        /// (see ``NodeCache/noteDirtied(bytes:)``), which bounds the changes not checkpointed.
-        private func noteCopiedOutOfPage() {
-            lockNode()
-            let (loader, extent) = (self.loader, self.extent)
-            unlockNode()
-            guard let loader, let extent, let cache = loader.cache else { return }
-            let imageBytes = Int(extent.count) * loader.file.payloadCapacity
-            cache.noteDirtied(bytes: loader.estimatedResidentBytes(imageBytes: imageBytes, entries: count))
         }
 
         /// The base of a clone of this shared node: the node itself once paged, else its own base

@@ -11,7 +11,9 @@ enum ScaleChild {
     /// Rows per write transaction while building.
     static let batch: Int64 = 50_000
     static let lookups = 10_000
-    static let updates = 20_000
+    /// The single-row updates at random keys before the measured checkpoint: 20,000, or
+    /// `STRATA_SCALE_UPDATES` (read by the parent and its children alike).
+    static let updates = ProcessInfo.processInfo.environment["STRATA_SCALE_UPDATES"].flatMap(Int.init) ?? 20_000
 
     static func main(_ arguments: [String]) throws -> Never {
         guard arguments.count == 4, let rows = Int64(arguments[2]) else {
@@ -80,10 +82,10 @@ enum ScaleChild {
         return figures
     }
 
-    /// The updates may start checkpoints of their own in the background (when the leaves they
-    /// changed pass a share of the cache), so the log's bytes are the store's count of what the
-    /// commits appended, and the checkpoint's bytes all the process wrote besides, through the
-    /// explicit checkpoint at the end.
+    /// The updates may start checkpoints of their own in the background (when the log passes its
+    /// threshold), so the log's bytes are the store's count of what the commits appended, and
+    /// the checkpoint's bytes all the process wrote besides, through the explicit checkpoint at
+    /// the end.
     private static func strataCheckpoint(_ rows: Int64, _ directory: String) throws -> [(String, Double)] {
         let configuration = strataConfiguration(directory)
         let realm = try Realm(configuration: configuration)

@@ -3,7 +3,8 @@ import Foundation
 /// The scale series (issue 14): for each row count, each store is built, closed, and measured by
 /// fresh child processes (``ScaleChild``): open time and memory after a cold open (its files
 /// evicted from the page cache), 10,000 random key lookups, a first (cold) and second (hot) full
-/// scan, and the bytes a checkpoint writes after 20,000 single-row updates, from `/proc/self/io`.
+/// scan, and the bytes checkpoints write for 20,000 single-row updates (`STRATA_SCALE_UPDATES`
+/// sets the number), from `/proc/self/io`.
 ///
 /// Row counts: 1M and 5M; `--quick` 100k and 1M; `--scale-full` adds 20M; `--scale-rows 1000000,…`
 /// chooses them. `--scale-plot <path>` writes the plot of open time and memory against rows to
@@ -41,6 +42,7 @@ enum ScaleSeries {
             }
             let compared = Compared(pairing: .normal, grdb: byStore["grdb"]!, strata: byStore["strata"]!)
             let label = "scale \(Table.format(Double(rows))) rows:"
+            let updatesLabel = Table.format(Double(ScaleChild.updates))
             table.add("\(label) open after a clean close, cold", compared, "open_ms", unit: "ms", better: .lower)
             table.add("\(label) RssAnon after open", compared, "anon_open_mb", unit: "MB", better: .lower)
             table.add("\(label) RSS after open + 10k lookups", compared, "rss_lookups_mb", unit: "MB", better: .lower)
@@ -48,13 +50,13 @@ enum ScaleSeries {
             table.add("\(label) random key lookup", compared, "lookup_ns", unit: "ns", better: .lower)
             table.add("\(label) first full scan (cold)", compared, "scan_cold_s", unit: "s", better: .lower)
             table.add("\(label) second full scan (hot)", compared, "scan_hot_s", unit: "s", better: .lower)
-            table.add("\(label) bytes the checkpoints of 20k updates write", compared, "checkpoint_mb", unit: "MB",
+            table.add("\(label) bytes the checkpoints of \(updatesLabel) updates write", compared, "checkpoint_mb", unit: "MB",
                       better: .lower)
             table.add("\(label) checkpoint bytes / log bytes it covers", compared, "checkpoint_to_log", unit: "×",
                       better: .lower)
             table.add("\(label) peak RSS after the updates and checkpoint", compared, "peak_rss_checkpoint_mb", unit: "MB",
                       better: .lower)
-            table.add("\(label) RSS after the 20k updates, before the last checkpoint", compared,
+            table.add("\(label) RSS after the \(updatesLabel) updates, before the last checkpoint", compared,
                       "rss_before_checkpoint_mb", unit: "MB", better: .lower)
         }
         if let path = Options.value(after: "--scale-plot") {
