@@ -18,9 +18,7 @@ struct SecondProcessTests {
         try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(7)]) }
         let versionBefore = store.currentVersion
 
-        let (status, message) = Self.probeOpen(path)
-        #expect(status == 1, "the second process did not exit with 1 within 60 s")
-        #expect(message.contains("alreadyOpenInAnotherProcess"), "child said: \(message)")
+        Self.expectRefused(Self.probeOpen(path), "while this process holds it")
         #expect(store.currentVersion == versionBefore)
         try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(8)]) }
         #expect(store.currentSnapshot.table(table)?.count == 2)
@@ -54,9 +52,7 @@ struct SecondProcessTests {
         try FileManager.default.removeItem(atPath: path + ".lock")
 
         // Process B: another process opening the same store.
-        let (status, message) = Self.probeOpen(path)
-        #expect(status == 1, "the second process opened the store")
-        #expect(message.contains("alreadyOpenInAnotherProcess"), "second process said: \(message)")
+        Self.expectRefused(Self.probeOpen(path), "with its lock file deleted")
 
         // And this process, many times while A keeps checkpointing, read-write and read-only.
         for attempt in 0..<20 {
@@ -107,8 +103,7 @@ struct SecondProcessTests {
         StorageFaults.shared.reset(matching: directory.name)
 
         let result = try #require(probe.withLockedValue { $0 }, "the compaction renamed no new file over the store")
-        #expect(result.status == 1, "the second process opened the store in the middle of its compaction")
-        #expect(result.message.contains("alreadyOpenInAnotherProcess"), "second process said: \(result.message)")
+        Self.expectRefused(result, "in the middle of its compaction")
         try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(100)]) }
         #expect(store.currentSnapshot.table(table)?.count == 101)
     }
@@ -135,9 +130,7 @@ struct SecondProcessTests {
             #expect(FileSystem.identity(of: path) != original, "the new file is in place")
 
             // The new file at `path` stays locked although the compaction failed.
-            let result = Self.probeOpen(path)
-            #expect(result.status == 1, "the second process opened the store after the failed compaction")
-            #expect(result.message.contains("alreadyOpenInAnotherProcess"), "second process said: \(result.message)")
+            Self.expectRefused(Self.probeOpen(path), "after the failed compaction")
             // Commits go on; a checkpoint, which would trim the log the new file needs, is refused.
             try store.write { tx in _ = try tx.insertObject(into: table, values: [.int(100)]) }
             let refusal = #expect(throws: StrataError.self) { try store.checkpoint() }
@@ -168,6 +161,17 @@ struct SecondProcessTests {
     }
 
     typealias ProbeResult = (status: Int32?, message: String)
+
+    /// Expects the probe to have been refused with alreadyOpenInAnotherProcess; `when` says when
+    /// it ran.
+    private static func expectRefused(
+        _ result: ProbeResult, _ when: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(result.status == 1, "the second process opened the store \(when) (exit status \(String(describing: result.status)))",
+                sourceLocation: sourceLocation)
+        #expect(result.message.contains("alreadyOpenInAnotherProcess"), "second process said: \(result.message)",
+                sourceLocation: sourceLocation)
+    }
 
     /// Runs the crash worker's `open` probe on `path` in a child process: its exit status (nil
     /// when it did not finish within 60 s) and its standard error.
