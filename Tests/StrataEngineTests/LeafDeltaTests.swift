@@ -220,6 +220,57 @@ struct LeafDeltaTests {
         }
     }
 
+    @Test("a leaf changed again while a checkpoint writes it is written by the next checkpoint as a delta of the page that checkpoint wrote, not whole")
+    func leafChangedDuringACheckpointKeepsItsPage() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("during.strata")
+            try withStore(Self.configuration(path)) { store in
+                let table = try store.write { tx in
+                    let table = try tx.createTable(Self.schema)
+                    for id in Int64(0)..<2000 { _ = try tx.insertObject(into: table, values: [.int(id), .double(0)]) }
+                    return table
+                }
+                try store.checkpoint()
+                try Self.set(1, of: 100, table: table, in: store)
+                // The next checkpoint writes that leaf (as a delta of its page); while it syncs the
+                // page file, before it records what it wrote, row 100 changes again.
+                let changedDuring = LockedValueBox(false)
+                StorageFaults.shared.interceptSyncs(matching: directory.name) { synced in
+                    guard synced == path, !changedDuring.withLockedValue({ $0 }) else { return false }
+                    let done = DispatchSemaphore(value: 0)
+                    Thread.detachNewThread {
+                        do { try Self.set(2, of: 100, table: table, in: store) } catch { Issue.record("\(error)") }
+                        done.signal()
+                    }
+                    done.wait()
+                    changedDuring.withLockedValue { $0 = true }
+                    return false
+                }
+                defer { StorageFaults.shared.reset(matching: directory.name) }
+                try store.checkpoint()
+                StorageFaults.shared.reset(matching: directory.name)
+                #expect(changedDuring.withLockedValue { $0 })
+
+                func leaf() throws -> SortedTree<ObjectKey, Row>.Node {
+                    try #require(store.currentSnapshot.table(table)).rows.root.leaf(for: ObjectKey(100))
+                }
+                #expect(try leaf().extent == nil, "the leaf changed after the checkpoint took its snapshot")
+                let written = try #require(try leaf().base?.extent, "the changed leaf stands in for a page")
+                try store.checkpoint()
+                #expect(try leaf().extent == written, "the leaf was written whole, elsewhere")
+                Self.expectRows(store.currentSnapshot, Dictionary(uniqueKeysWithValues: (Int64(0)..<2000).map {
+                    ($0, $0 == 100 ? 2.0 : 0.0)
+                }), "after the checkpoints")
+            }
+            try withStore(Self.configuration(path)) { store in
+                #expect(store.currentSnapshot.table(named: "Counter")?.count == 2000)
+                Self.expectRows(store.currentSnapshot, Dictionary(uniqueKeysWithValues: (Int64(0)..<2000).map {
+                    ($0, $0 == 100 ? 2.0 : 0.0)
+                }), "after reopening")
+            }
+        }
+    }
+
     @Test("a damaged leaf-deltas page or delta directory is corruptFile naming the file and the page")
     func damagedDeltaPages() throws {
         try withTemporaryDirectory { directory in

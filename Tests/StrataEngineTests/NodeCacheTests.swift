@@ -146,4 +146,39 @@ struct NodeCacheTests {
             }
         }
     }
+
+    @Test("random updates across a store larger than its cache start checkpoints long before the log's threshold, so the leaves they changed stay within a share of the cache")
+    func changedLeavesStartCheckpoints() throws {
+        var random = SeededRandom(seed: 11)
+        try withTemporaryDirectory { directory in
+            let path = directory.file("cache.strata")
+            var (table, model) = (TableKey(0), [Int: Int]())
+            try withStore(Self.configuration(path)) { store in
+                (table, model) = try Self.fill(store)
+            }
+            try withStore(Self.configuration(path)) { store in
+                let limit = try #require(store.files?.cache?.dirtyLimit)
+                let before = store.statistics.checkpoints
+                // Single-row updates at random keys: a few dozen bytes of log each, a leaf of rows
+                // copied out of its page each (until a checkpoint writes it).
+                for round in 1...600 {
+                    let id = Int(random.next() % UInt64(Self.rows))
+                    try store.write { tx in
+                        let object = try #require(tx.snapshot.table(table)?.object(forPrimaryKey: .int(Int64(id))))
+                        try tx.setValue(.int(Int64(round)), at: PropertyPath(table: table, object: object, column: 2))
+                    }
+                    model[id] = round
+                    let dirty = try #require(store.cacheUsage).dirtyBytes
+                    #expect(dirty <= limit + Self.largestLeaf * 4, "round \(round): \(dirty) bytes of changed leaves")
+                }
+                store.backgroundCheckpoints.waitUntilIdle()
+                #expect(store.statistics.lastCheckpointError == nil)
+                #expect(store.statistics.checkpoints - before >= 2, "the log alone (well under its threshold) starts none")
+                Self.verify(store.currentSnapshot, table, model, "after the updates")
+            }
+            try withStore(Self.configuration(path)) { store in
+                Self.verify(store.currentSnapshot, table, model, "after reopening")
+            }
+        }
+    }
 }

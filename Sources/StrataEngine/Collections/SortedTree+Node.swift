@@ -69,10 +69,15 @@ extension SortedTree {
         /// The ``PageFile/identity`` of the file `extent` is a page of (0 without one); set with
         /// `extent`.
         @exclusivity(unchecked) private(set) var fileIdentity: UInt64 = 0
-        /// For a node changed since the last checkpoint, the paged node it was cloned from (the
+        /// For a node changed since the last checkpoint, the paged node it stands in for (the
         /// node as the file holds it, at the same place in the tree), whose page a checkpoint may
         /// keep, writing only a delta; nil once a checkpoint wrote this node, and for new nodes.
-        @exclusivity(unchecked) private(set) var base: Node?
+        /// Read by checkpoints only (see ``BaseBox``).
+        var base: Node? { baseBox?.node }
+        /// The box of this node's lineage (see ``BaseBox``); nil once a checkpoint wrote this
+        /// node, and for new nodes. Read and written while holding the `busy` bit, or by the
+        /// node's owner before it is shared.
+        @exclusivity(unchecked) private var baseBox: BaseBox?
         /// What reads this node's page: nil for a private node, and for a branch once it was read
         /// (so a replaced page file is closed once its branches are read and its leaves gone).
         /// Read and written only while holding the `busy` bit.
@@ -357,7 +362,9 @@ extension SortedTree {
             let leaf = isLeaf
             let (keys, values) = entries
             let copy = Node(isLeaf: leaf, count: count, keys: keys, values: values, children: leaf ? [] : children)
-            copy.base = baseForClone()
+            let (box, fromPage) = baseBoxForClone()
+            copy.baseBox = box
+            if leaf, fromPage { noteCopiedOutOfPage() }
             let capacity = (leaf ? SortedTree.leafCapacity : SortedTree.branchCapacity) + 1
             copy.storedKeys.reserveCapacity(capacity)
             if leaf {
@@ -368,13 +375,25 @@ extension SortedTree {
             return copy
         }
 
-        /// The base of a clone of this shared node: the node itself once paged, else its own base
-        /// (read under the `busy` bit: a checkpoint recording this node clears it meanwhile).
-        private func baseForClone() -> Node? {
-            if isPaged { return self }
+        /// Counts this paged leaf's first copy since its page was written with its store's cache
+        /// (see ``NodeCache/noteDirtied(bytes:)``), which bounds the changes not checkpointed.
+        private func noteCopiedOutOfPage() {
+            lockNode()
+            let (loader, extent) = (self.loader, self.extent)
+            unlockNode()
+            guard let loader, let extent, let cache = loader.cache else { return }
+            let imageBytes = Int(extent.count) * loader.file.payloadCapacity
+            cache.noteDirtied(bytes: loader.estimatedResidentBytes(imageBytes: imageBytes, entries: count))
+        }
+
+        /// The base box of a clone of this shared node, and whether it is new: a new box holding
+        /// the node once paged, else its own box, shared (read under the `busy` bit: a checkpoint
+        /// recording this node clears it meanwhile).
+        private func baseBoxForClone() -> (box: BaseBox?, fromPage: Bool) {
+            if isPaged { return (BaseBox(self), true) }
             lockNode()
             defer { unlockNode() }
-            return state.load(ordering: .relaxed) & NodeState.paged != 0 ? self : base
+            return state.load(ordering: .relaxed) & NodeState.paged != 0 ? (BaseBox(self), true) : (baseBox, false)
         }
 
         /// Whether the node has a page to be read back from (and is never mutated in place).
@@ -557,7 +576,10 @@ extension SortedTree {
             self.extent = extent
             self.delta = delta
             fileIdentity = loader.file.identity
-            base = nil
+            // The lineage's later versions (changed while this checkpoint ran) now stand in for
+            // this node's page, not the one it replaced.
+            baseBox?.node = self
+            baseBox = nil
             spilled = nil
             let admits = storedIsLeaf && state.load(ordering: .relaxed) & NodeState.keepResident == 0
             if admits { self.loader = loader }

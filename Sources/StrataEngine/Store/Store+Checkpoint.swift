@@ -70,10 +70,11 @@ extension Store {
     /// read-only store without a page file).
     package var fileUsage: (total: UInt64, used: UInt64)? { files?.pages?.usage }
 
-    /// The node cache's estimated resident bytes and the leaves it evicted since the store
-    /// opened (nil for an in-memory store). See ``StoreConfiguration/cacheSize``.
-    package var cacheUsage: (residentBytes: Int, evictions: Int)? {
-        files?.cache.map { ($0.residentBytes, $0.evictions) }
+    /// The node cache's estimated resident bytes, the leaves it evicted since the store opened,
+    /// and the estimated bytes of the leaves changed since the last checkpoint (see
+    /// ``NodeCache/dirtyBytes``); nil for an in-memory store. See ``StoreConfiguration/cacheSize``.
+    package var cacheUsage: (residentBytes: Int, evictions: Int, dirtyBytes: Int)? {
+        files?.cache.map { ($0.residentBytes, $0.evictions, $0.dirtyBytes) }
     }
 
     /// How many tree nodes the store read from its page file since it opened (nil in memory).
@@ -82,6 +83,7 @@ extension Store {
     private func writeCheckpoint(_ files: StoreFiles, compacting: Bool = false) throws {
         acquireWriteGate()
         let snapshot: Snapshot
+        let dirtyBytes: Int
         do {
             defer { endWrite() }
             if let poison = poisonError { throw poison }
@@ -90,22 +92,47 @@ extension Store {
             publishPending(upTo: writerHead.version)
             snapshot = writerHead
             try files.log.rotate()
+            // The leaves changed so far are this checkpoint's to write (see `NodeCache.dirtyBytes`).
+            dirtyBytes = files.cache?.takeDirtyBytes() ?? 0
         }
-        if compacting { try files.compact(snapshot) } else { try files.writeCheckpoint(snapshot) }
+        state.withLockedValue { $0.checkpointWritingPages = true }
+        defer {
+            state.withLockedValue { $0.checkpointWritingPages = false }
+            state.broadcast()
+        }
+        do {
+            if compacting { try files.compact(snapshot) } else { try files.writeCheckpoint(snapshot) }
+        } catch {
+            files.cache?.restoreDirtyBytes(dirtyBytes)
+            throw error
+        }
         try files.log.removeSealedSegments()
         state.withLockedValue { $0.checkpoints += 1 }
     }
 
-    /// Starts a background checkpoint when the current log segment has grown past the threshold.
+    /// Starts a background checkpoint when the current log segment has grown past the threshold,
+    /// or the leaves changed since the last checkpoint take more memory than the cache allows
+    /// them (see ``NodeCache/dirtyLimit``). Called by a writer after its commit, holding nothing;
+    /// when the changed leaves pass twice the limit while a checkpoint writes its pages (writers
+    /// outpacing it), the writer waits for that checkpoint, which needs nothing from writers by
+    /// then, so that they stay bounded.
     ///
     /// The work reaches the store weakly (a store closed before it starts is not checkpointed:
     /// its log is replayed at the next open) and holds it only while it runs; it is counted in
     /// ``backgroundCheckpoints`` until that reference is released, so closing code can wait for
     /// it (see ``StoreRegistry/whileClosed(_:_:)``).
     func scheduleCheckpointIfNeeded() {
-        guard let files, files.log.currentSegmentSize > configuration.checkpointThreshold else { return }
+        guard let files else { return }
+        let dirty = files.cache.map { (bytes: $0.dirtyBytes, limit: $0.dirtyLimit) }
+        guard files.log.currentSegmentSize > configuration.checkpointThreshold
+                || dirty.map({ $0.bytes > $0.limit }) == true else { return }
         let idle = state.withLockedValue { !$0.checkpointRunning }
-        guard idle else { return }
+        guard idle else {
+            if let dirty, dirty.bytes / 2 > dirty.limit {
+                state.wait(until: { !$0.checkpointWritingPages }, then: { _ in })
+            }
+            return
+        }
         let counter = backgroundCheckpoints
         counter.begin()
         DispatchQueue.global(qos: .utility).async { [weak self] in

@@ -58,6 +58,9 @@ package final class Store: @unchecked Sendable {
         var commits: UInt64 = 0
         var checkpoints: UInt64 = 0
         var checkpointRunning = false
+        /// Whether a checkpoint is writing its pages (past its brief hold on writers): what a
+        /// writer that changed leaves too fast waits for (see ``scheduleCheckpointIfNeeded()``).
+        var checkpointWritingPages = false
         /// Whether ``claimFirstOpen()`` has been called.
         var firstOpenClaimed = false
         var lastCheckpointError: String?
