@@ -71,9 +71,10 @@ extension Realm {
         /// The most memory, in bytes, the file's pages may take in memory once read (Strata's own
         /// setting; Realm maps the file instead): 256 MiB by default. Past it, the pages least
         /// recently used are dropped and read again from the file when next needed, so a Realm
-        /// far larger than memory can be read and written. Changes not yet checkpointed, and
-        /// versions older than the file's last checkpoint that a frozen Realm or a live object
-        /// still holds, are kept in memory beside it. 0 (or less) keeps no leaf once it is used,
+        /// far larger than memory can be read and written. Changes not yet checkpointed are kept
+        /// beside it until a checkpoint writes them, and one starts when they pass a quarter of
+        /// this size (at least 1 MiB); versions older than the file's last checkpoint that a
+        /// frozen Realm or a live object still holds are kept too. 0 (or less) keeps no leaf once it is used,
         /// which works but reads the file for every access. The first open of a file in the
         /// process decides it for every Realm of that file. See <doc:Durability>.
         public var cacheSize: Int = StoreConfiguration.defaultCacheSize

@@ -39,7 +39,8 @@ package struct StoreConfiguration: Sendable, Hashable {
     package var readOnly: Bool
     /// The most memory, in bytes, the page file's tree leaves (rows, index and backlink entries)
     /// may take while resident before the least recently used are evicted (read again from the
-    /// file when next used). See ``NodeCache`` for what it does not bound.
+    /// file when next used). Leaves changed since the last checkpoint start one when they pass a
+    /// quarter of it (see ``NodeCache/dirtyLimit``). See ``NodeCache`` for what it does not bound.
     package var cacheSize: Int
 
     /// The default ``cacheSize``: 256 MiB.
