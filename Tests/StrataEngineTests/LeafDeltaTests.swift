@@ -130,6 +130,17 @@ struct LeafDeltaTests {
         return configuration
     }
 
+    /// Creates the `Counter` table in `store` with rows 0..<`count` (x = 0) and checkpoints.
+    static func checkpointedCounters(_ count: Int64, in store: Store) throws -> TableKey {
+        let table = try store.write { tx in
+            let table = try tx.createTable(schema)
+            for id in Int64(0)..<count { _ = try tx.insertObject(into: table, values: [.int(id), .double(0)]) }
+            return table
+        }
+        try store.checkpoint()
+        return table
+    }
+
     static func set(_ x: Double, of id: Int64, table: TableKey, in store: Store) throws {
         try store.write { tx in
             try tx.setValue(.double(x), at: PropertyPath(table: table, object: ObjectKey(id), column: 1))
@@ -159,12 +170,7 @@ struct LeafDeltaTests {
             let path = directory.file("deltas.strata")
             var model = Dictionary(uniqueKeysWithValues: (Int64(0)..<6000).map { ($0, 0.0) })
             let table = try withStore(Self.configuration(path)) { store in
-                let table = try store.write { tx in
-                    let table = try tx.createTable(Self.schema)
-                    for id in Int64(0)..<6000 { _ = try tx.insertObject(into: table, values: [.int(id), .double(0)]) }
-                    return table
-                }
-                try store.checkpoint()
+                let table = try Self.checkpointedCounters(6000, in: store)
                 return table
             }
             try withStore(Self.configuration(path)) { store in
@@ -198,12 +204,7 @@ struct LeafDeltaTests {
             let path = directory.file("sparse.strata")
             var pageCounts: [UInt64] = []
             try withStore(Self.configuration(path)) { store in
-                let table = try store.write { tx in
-                    let table = try tx.createTable(Self.schema)
-                    for id in Int64(0)..<20000 { _ = try tx.insertObject(into: table, values: [.int(id), .double(0)]) }
-                    return table
-                }
-                try store.checkpoint()
+                let table = try Self.checkpointedCounters(20000, in: store)
                 // Leaves of rows hold 64 of them: row 64·k is in leaf k, and no leaf changes twice.
                 for round in Int64(0)..<120 {
                     try Self.set(1, of: round * 64 % 20000, table: table, in: store)
@@ -224,13 +225,9 @@ struct LeafDeltaTests {
     func leafChangedDuringACheckpointKeepsItsPage() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("during.strata")
+            let expected = Dictionary(uniqueKeysWithValues: (Int64(0)..<2000).map { ($0, $0 == 100 ? 2.0 : 0.0) })
             try withStore(Self.configuration(path)) { store in
-                let table = try store.write { tx in
-                    let table = try tx.createTable(Self.schema)
-                    for id in Int64(0)..<2000 { _ = try tx.insertObject(into: table, values: [.int(id), .double(0)]) }
-                    return table
-                }
-                try store.checkpoint()
+                let table = try Self.checkpointedCounters(2000, in: store)
                 try Self.set(1, of: 100, table: table, in: store)
                 // The next checkpoint writes that leaf (as a delta of its page); while it syncs the
                 // page file, before it records what it wrote, row 100 changes again.
@@ -258,15 +255,11 @@ struct LeafDeltaTests {
                 let written = try #require(try leaf().base?.extent, "the changed leaf stands in for a page")
                 try store.checkpoint()
                 #expect(try leaf().extent == written, "the leaf was written whole, elsewhere")
-                Self.expectRows(store.currentSnapshot, Dictionary(uniqueKeysWithValues: (Int64(0)..<2000).map {
-                    ($0, $0 == 100 ? 2.0 : 0.0)
-                }), "after the checkpoints")
+                Self.expectRows(store.currentSnapshot, expected, "after the checkpoints")
             }
             try withStore(Self.configuration(path)) { store in
                 #expect(store.currentSnapshot.table(named: "Counter")?.count == 2000)
-                Self.expectRows(store.currentSnapshot, Dictionary(uniqueKeysWithValues: (Int64(0)..<2000).map {
-                    ($0, $0 == 100 ? 2.0 : 0.0)
-                }), "after reopening")
+                Self.expectRows(store.currentSnapshot, expected, "after reopening")
             }
         }
     }
@@ -276,12 +269,7 @@ struct LeafDeltaTests {
         try withTemporaryDirectory { directory in
             let original = directory.file("original.strata")
             try withStore(.file(original)) { store in
-                let table = try store.write { tx in
-                    let table = try tx.createTable(Self.schema)
-                    for id in Int64(0)..<3000 { _ = try tx.insertObject(into: table, values: [.int(id), .double(0)]) }
-                    return table
-                }
-                try store.checkpoint()
+                let table = try Self.checkpointedCounters(3000, in: store)
                 for id in stride(from: Int64(0), to: 3000, by: 101) { try Self.set(2, of: id, table: table, in: store) }
                 try store.checkpoint()
             }

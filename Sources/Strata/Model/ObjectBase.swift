@@ -87,13 +87,8 @@ open class ObjectBase: CustomStringConvertible {
         ObjectSchema(ClassInfo.known(type(of: self)))
     }
 
-    /// The address of the `Persisted` storage of `property`.
-    func address(of property: PropertyInfo) -> UnsafeMutableRawPointer {
-        Unmanaged.passUnretained(self).toOpaque().advanced(by: property.offset)
-    }
-
-    /// The address of `property`'s `Persisted` storage in this instance.
-    func address(of property: InsertedProperty) -> UnsafeMutableRawPointer {
+    /// The address of the `Persisted` storage of `property` in this instance.
+    final func address(of property: some PersistedStorageLocation) -> UnsafeMutableRawPointer {
         Unmanaged.passUnretained(self).toOpaque().advanced(by: property.offset)
     }
 

@@ -74,8 +74,8 @@ extension Realm {
         /// far larger than memory can be read and written. Changes not yet checkpointed are kept
         /// beside it until a checkpoint writes them, and one starts when they pass a quarter of
         /// this size (at least 1 MiB); versions older than the file's last checkpoint that a
-        /// frozen Realm or a live object still holds are kept too. 0 (or less) keeps no leaf once it is used,
-        /// which works but reads the file for every access. The first open of a file in the
+        /// frozen Realm or a live object still holds are kept too. 0 (or less) keeps no leaf
+        /// once it is used, which works but reads the file for every access. The first open of a file in the
         /// process decides it for every Realm of that file. See <doc:Durability>.
         public var cacheSize: Int = StoreConfiguration.defaultCacheSize
 

@@ -3,7 +3,14 @@ import StrataEngine
 import StrataSupport
 
 /// One `@Persisted` property of a model class, as schema discovery found it.
-struct PropertyInfo: @unchecked Sendable {
+/// Where a property's `Persisted` storage is inside an instance of its class (see
+/// ``ObjectBase/address(of:)``).
+protocol PersistedStorageLocation {
+    /// The byte offset of the property's `Persisted` storage inside an instance.
+    var offset: Int { get }
+}
+
+struct PropertyInfo: PersistedStorageLocation, @unchecked Sendable {
     // Safety: every field is an immutable value; `accessor` is a metatype of a generic struct
     // (`Persisted<V>`), which carries no state.
     /// The property's name (the declaration without the wrapper's underscore).
@@ -36,7 +43,7 @@ struct PropertyInfo: @unchecked Sendable {
 /// What adding an unmanaged object reads of one of its properties: plain values only, so that
 /// walking them copies no `PropertyInfo` (whose strings a copy retains and releases, for every
 /// property of every object added).
-struct InsertedProperty: @unchecked Sendable {
+struct InsertedProperty: PersistedStorageLocation, @unchecked Sendable {
     // Safety: immutable plain values; `accessor` is a metatype of a generic struct, as in
     // `PropertyInfo`.
     /// How an insertion takes the property's value.

@@ -24,7 +24,9 @@ struct FaultSweepTests {
         case commitFull, commitNormal, checkpointFull, checkpointNormal, compaction, recovery
 
         var durability: Durability { self == .commitNormal || self == .checkpointNormal ? .normal : .full }
-        var isCheckpoint: Bool { self == .checkpointFull || self == .checkpointNormal || self == .compaction }
+        /// Whether the store is checkpointed once before the fault, so that the faulted work has a
+        /// checkpoint to replace and a log segment to remove.
+        var startsCheckpointed: Bool { self == .checkpointFull || self == .checkpointNormal || self == .compaction }
         var testDescription: String { rawValue }
     }
 
@@ -85,7 +87,7 @@ enum FaultSweep {
                 acknowledged.insert(Ledger.schemaCommit)
                 recorder.acknowledge(Ledger.schemaCommit)
                 for id: Int64 in 1...3 { try commit(id, to: store) }
-                if phase.isCheckpoint {
+                if phase.startsCheckpointed {
                     // A checkpoint to replace and a log segment for the next one to remove.
                     try store.checkpoint()
                     try commit(4, to: store)
