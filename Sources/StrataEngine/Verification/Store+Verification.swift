@@ -40,29 +40,12 @@ extension Store {
     ///   when a file cannot be read.
     /// - Complexity: O(n) in the size of the page file's checkpoint plus the log.
     package static func verifyFiles(atPath path: String) throws -> StoreVerification {
-        try StoreRegistry.shared.whileClosed(.file(path: path)) {
-            guard filesExist(atPath: path) else {
-                throw StrataError(.fileNotFound, "no store exists at this path", path: path)
-            }
-            var locked: [POSIXFile] = []
-            for candidate in [path + ".lock", path] where FileSystem.exists(candidate) {
-                let file = try POSIXFile(path: candidate, mode: .readOnly)
-                guard try file.tryLockShared() else {
-                    throw StrataError(.alreadyOpenInAnotherProcess,
-                                      "the store is open in another process; close it there first", path: path)
-                }
-                locked.append(file)
-            }
-            defer { withExtendedLifetime(locked) {} }
-            guard let posix = locked.last, posix.path == path else {
+        try withFilesLockedShared(atPath: path) { posix in
+            guard let posix else {
                 // No page file (a first open stopped before writing one): only the log to check.
                 let records = try verifyLog(path: path, anchor: nil, pageFile: path, pageSize: 0)
                 return StoreVerification(path: path, pageSize: 0, pagesChecked: 0, logRecordsChecked: records.count,
                                          damage: records.damage)
-            }
-            if try FormatOneStore.detect(storePath: path, checkpoint: posix) || CheckpointFile.isCheckpoint(posix) {
-                throw StrataError(.invalidFileFormat, "the store was written by an earlier Strata; open it read-write "
-                                      + "once to upgrade it, then verify it", path: path)
             }
             let file: PageFile
             do {

@@ -227,6 +227,14 @@ extension CommitLog {
         try survey(storePath: storePath, anchor: anchor, mode: .readOnly).records.count
     }
 
+    /// Every record of the log of `storePath` after the checkpoint `anchor` describes, read as
+    /// ``open(storePath:anchor:)`` reads them, without changing any file.
+    ///
+    /// - Throws: as ``verify(storePath:anchor:)``.
+    package static func recoveredRecords(storePath: String, anchor: LogAnchor?) throws -> [RecoveredRecord] {
+        try survey(storePath: storePath, anchor: anchor, mode: .readOnly).records
+    }
+
     /// Whether log segment `sequence` of `storePath` exists.
     package static func segmentExists(storePath: String, sequence: UInt64) -> Bool {
         FileSystem.exists(LogSegment.path(storePath: storePath, sequence: sequence))
