@@ -40,38 +40,37 @@ extension Store {
     ///   ``verifyFiles(atPath:)``; ``StrataError/Code/fileAccess`` when writing the new store fails.
     /// - Complexity: O(n log n) in the objects salvaged, plus the log.
     package static func salvage(atPath path: String, toPath destination: String) throws -> StoreSalvage {
-        try StoreRegistry.shared.whileClosed(.file(path: destination)) {
-            try withFilesLockedShared(atPath: path) { posix in
-                var salvage = StoreSalvage(path: path, destination: destination, objectsSalvaged: 0, objectsLost: 0,
-                                           logRecordsApplied: 0, logRecordsSkipped: 0, linksRemoved: 0, damage: [])
-                var snapshot = Snapshot.empty
-                var anchor: LogAnchor?
-                var logIsGone = false
-                if let posix {
-                    do {
-                        let file = try PageFile.open(file: posix, options: StorePages.options(readOnly: true))
-                        var damage = DamageCollector(stopsAtFirst: false, pageFile: path, pageSize: file.pageSize)
-                        if let slotDamage = file.damagedCurrentSlot(storePath: path) {
-                            try damage.record(slotDamage, in: "the header")
-                            logIsGone = true
-                        }
-                        salvage.objectsLost = try salvageCheckpoint(file, into: &snapshot, damage: &damage)
-                        salvage.damage = damage.found
-                        let header = file.header
-                        anchor = LogAnchor(storeID: header.storeID, version: header.checkpoint.logVersion,
-                                           firstSegment: header.checkpoint.firstLogSegment, path: path)
-                    } catch let error as StrataError where error.code == .corruptFile {
-                        // Both header slots damaged: nothing in the page file can be found.
-                        salvage.damage.append(StoreDamage(error, pageFile: path, structure: "the header"))
+        // (No registry check of `destination`: a store open there has files there, which the copy refuses.)
+        try withFilesLockedShared(atPath: path) { posix in
+            var salvage = StoreSalvage(path: path, destination: destination, objectsSalvaged: 0, objectsLost: 0,
+                                       logRecordsApplied: 0, logRecordsSkipped: 0, linksRemoved: 0, damage: [])
+            var snapshot = Snapshot.empty
+            var anchor: LogAnchor?
+            var logIsGone = false
+            if let posix {
+                do {
+                    let file = try PageFile.open(file: posix, options: StorePages.options(readOnly: true))
+                    var damage = DamageCollector(stopsAtFirst: false, pageFile: path, pageSize: file.pageSize)
+                    if let slotDamage = file.damagedCurrentSlot(storePath: path) {
+                        try damage.record(slotDamage, in: "the header")
                         logIsGone = true
                     }
+                    salvage.objectsLost = try salvageCheckpoint(file, into: &snapshot, damage: &damage)
+                    salvage.damage = damage.found
+                    let header = file.header
+                    anchor = LogAnchor(storeID: header.storeID, version: header.checkpoint.logVersion,
+                                       firstSegment: header.checkpoint.firstLogSegment, path: path)
+                } catch let error as StrataError where error.code == .corruptFile {
+                    // Both header slots damaged: nothing in the page file can be found.
+                    salvage.damage.append(StoreDamage(error, pageFile: path, structure: "the header"))
+                    logIsGone = true
                 }
-                if !logIsGone { try salvageLog(path: path, anchor: anchor, into: &snapshot, salvage: &salvage) }
-                salvage.linksRemoved = snapshot.removeLinksToMissingObjects()
-                salvage.objectsSalvaged = snapshot.allTables.reduce(0) { $0 + $1.count }
-                try StorePages.writeCopy(of: snapshot, toPath: destination)
-                return salvage
             }
+            if !logIsGone { try salvageLog(path: path, anchor: anchor, into: &snapshot, salvage: &salvage) }
+            salvage.linksRemoved = snapshot.removeLinksToMissingObjects()
+            salvage.objectsSalvaged = snapshot.allTables.reduce(0) { $0 + $1.count }
+            try StorePages.writeCopy(of: snapshot, toPath: destination)
+            return salvage
         }
     }
 
