@@ -1,0 +1,106 @@
+import Foundation
+import Strata
+import StrataEventd
+import StrataTestSupport
+import Testing
+
+/// A damaged page in the daemon's store: the real `strata-eventd` refuses to start with one line
+/// naming the file and the pages and exit status 65 (instead of stopping at the first request
+/// that reads the page, after every restart), and `--salvage` exports everything readable.
+@Suite("strata-eventd with a damaged store")
+struct DaemonDamagedStoreTests {
+    static let events = 3_000
+    static let alerts = 40
+
+    /// Writes a daemon store at `path` holding `events` events and `alerts` alerts, all in its page
+    /// file (a compact copy, as after a checkpoint), and returns the ids of the events.
+    private static func makeStore(at path: String) throws -> Set<String> {
+        let scratch = path + ".scratch"
+        defer { _ = try? Realm.deleteFiles(for: Realm.Configuration(fileURL: URL(fileURLWithPath: scratch))) }
+        var ids = Set<String>()
+        try {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: scratch),
+                                                                     objectTypes: daemonObjectTypes))
+            try realm.write {
+                for index in 0..<events {
+                    let event = StoredEvent()
+                    event.id = "event-\(index)"
+                    event.type = index % 2 == 0 ? "login" : "purchase"
+                    event.source = "source-\(index % 7)"
+                    event.time = Date(timeIntervalSince1970: 1_700_000_000 + Double(index))
+                    event.payload = .string("payload \(index) " + String(repeating: "x", count: 40))
+                    event.receivedAt = event.time
+                    realm.add(event)
+                    ids.insert(event.id)
+                }
+                for index in 0..<alerts {
+                    let alert = Alert()
+                    alert.id = "rule:event-\(index)"
+                    alert.rule = "rule"
+                    alert.eventId = "event-\(index)"
+                    alert.createdAt = Date(timeIntervalSince1970: 1_700_000_000)
+                    realm.add(alert)
+                }
+            }
+            try realm.writeCopy(toFile: URL(fileURLWithPath: path))
+        }()
+        return ids
+    }
+
+    @Test("a damaged page: the daemon refuses to start with one line naming the file and the pages, exit status 65")
+    func refusesToStart() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("store.strata")
+            _ = try Self.makeStore(at: path)
+            let damaged = try damageLeafPagesOfLastCheckpoint(storeAt: path, count: 2)
+            #expect(damaged.count == 2)
+            let (status, standardError) = try DaemonProcess.run(arguments: ["--port", "0", "--data", path])
+            #expect(status == StoreCheck.damagedStoreExitStatus, "\(standardError)")
+            let lines = standardError.split(separator: "\n")
+            #expect(lines.count == 1, "\(standardError)")
+            let line = String(lines.first ?? "")
+            #expect(line.hasPrefix("strata-eventd: error: \(path) is damaged"), "\(line)")
+            #expect(line.contains("pages \(damaged.map(String.init).joined(separator: ", "))"), "\(line)")
+            #expect(line.contains("checksum mismatch") && line.contains("--salvage"), "\(line)")
+            // Again at the next start: the same refusal, not a crash a supervisor would restart.
+            #expect(try DaemonProcess.run(arguments: ["--port", "0", "--data", path]).status == 65)
+        }
+    }
+
+    @Test("--salvage exports every readable event and alert as NDJSON and counts what sat on damaged pages")
+    func salvage() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("store.strata")
+            let ids = try Self.makeStore(at: path)
+            let damaged = try damageLeafPagesOfLastCheckpoint(storeAt: path, count: 2)
+            let output = directory.file("salvage.ndjson")
+            let (status, standardError) = try DaemonProcess.run(arguments: ["--data", path, "--salvage", output])
+            #expect(status == 0, "\(standardError)")
+            let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
+            var events = Set<String>(), alerts = 0
+            for line in lines {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                if let alert = object["alert"] as? [String: Any] {
+                    #expect(alert["rule"] as? String == "rule")
+                    alerts += 1
+                } else {
+                    let id = try #require(object["id"] as? String)
+                    #expect(ids.contains(id) && object["payload"] as? String != nil, "\(line)")
+                    #expect(events.insert(id).inserted, "\(id) twice")
+                }
+            }
+            #expect(alerts == Self.alerts)
+            // What sat on the damaged pages is missing, every other event is there.
+            #expect(events.count < ids.count && events.count > ids.count / 2, "\(events.count) of \(ids.count)")
+            // Each damaged page that held events is reported (a damaged index page loses no event).
+            let skipped = standardError.split(separator: "\n").compactMap { line -> UInt64? in
+                guard let range = line.range(of: "skipped: page ") else { return nil }
+                return UInt64(line[range.upperBound...].prefix { $0.isNumber })
+            }
+            #expect(!skipped.isEmpty && skipped.allSatisfy(damaged.contains), "\(standardError)")
+            // The salvaged copy is an intact store the daemon can start on.
+            #expect(try Realm.verify(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: output + ".strata")))
+                        .isIntact)
+        }
+    }
+}
