@@ -7,6 +7,9 @@ import Testing
 /// A damaged page in the daemon's store: the real `strata-eventd` refuses to start with one line
 /// naming the file and the pages and exit status 65 (instead of stopping at the first request
 /// that reads the page, after every restart), and `--salvage` exports everything readable.
+///
+/// `STRATA_EVENTD_VERIFY_COST_EVENTS=100000` also measures what the verification at start costs
+/// on a store of that many events (printed; the README quotes it).
 @Suite("strata-eventd with a damaged store")
 struct DaemonDamagedStoreTests {
     static let events = 3_000
@@ -14,7 +17,7 @@ struct DaemonDamagedStoreTests {
 
     /// Writes a daemon store at `path` holding `events` events and `alerts` alerts, all in its page
     /// file (a compact copy, as after a checkpoint), and returns the ids of the events.
-    private static func makeStore(at path: String) throws -> Set<String> {
+    private static func makeStore(at path: String, events: Int = events) throws -> Set<String> {
         let scratch = path + ".scratch"
         defer { _ = try? Realm.deleteFiles(for: Realm.Configuration(fileURL: URL(fileURLWithPath: scratch))) }
         var ids = Set<String>()
@@ -101,6 +104,24 @@ struct DaemonDamagedStoreTests {
             // The salvaged copy is an intact store the daemon can start on.
             #expect(try Realm.verify(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: output + ".strata")))
                         .isIntact)
+        }
+    }
+
+    @Test("what verifying at start costs (STRATA_EVENTD_VERIFY_COST_EVENTS events)",
+          .enabled(if: ProcessInfo.processInfo.environment["STRATA_EVENTD_VERIFY_COST_EVENTS"] != nil))
+    func verificationCost() throws {
+        let count = Int(ProcessInfo.processInfo.environment["STRATA_EVENTD_VERIFY_COST_EVENTS"] ?? "") ?? 100_000
+        try withTemporaryDirectory { directory in
+            let path = directory.file("store.strata")
+            _ = try Self.makeStore(at: path, events: count)
+            let size = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+            for _ in 0..<3 {
+                let start = ContinuousClock.now
+                let report = try Realm.verify(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path)))
+                let elapsed = ContinuousClock.now - start
+                #expect(report.isIntact)
+                print("verify: \(count) events, \(size / 1_000_000) MB, \(report.pagesChecked) pages in \(elapsed)")
+            }
         }
     }
 }
