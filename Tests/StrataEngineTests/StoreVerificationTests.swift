@@ -80,12 +80,13 @@ struct StoreVerificationTests {
             let salvage = try Store.salvage(atPath: path, toPath: destination)
             // Salvage reads the objects' trees only (the indexes are rebuilt): the damaged pages
             // that hold objects are named, and what they held is counted as lost.
-            #expect(!salvage.damage.isEmpty && salvage.objectsLost > 0)
+            #expect(!salvage.damage.isEmpty && salvage.objectsLost["Counter", default: 0] > 0)
             for damage in salvage.damage {
                 #expect(damage.page.map(damaged.contains) == true, "\(damage)")
                 #expect(damage.structure == "the objects of table Counter")
             }
-            #expect(salvage.objectsSalvaged + salvage.objectsLost == expected.count)
+            let (saved, lost) = (salvage.objectsSalvaged["Counter", default: 0], salvage.objectsLost["Counter", default: 0])
+            #expect(saved + lost == expected.count)
             #expect(salvage.logRecordsApplied + salvage.logRecordsSkipped == 10)
             // The salvaged store is intact and holds exactly what was readable, each as written.
             #expect(try Store.verifyFiles(atPath: destination).damage.isEmpty)
@@ -96,7 +97,7 @@ struct StoreVerificationTests {
                     read += 1
                     #expect(row.values == [.int(key.rawValue), .int(expected[key.rawValue] ?? .min)])
                 }
-                #expect(read == salvage.objectsSalvaged)
+                #expect(read == salvage.objectsSalvaged["Counter"])
                 #expect(try store.verifyFile() > 0)
             }
             // The damaged store was not changed.

@@ -81,10 +81,14 @@ extension Realm {
         /// The new Realm file holding what was salvaged.
         public let destinationURL: URL
         /// The objects the new Realm holds.
-        public let objectsSalvaged: Int
+        public var objectsSalvaged: Int { objectsSalvagedByType.values.reduce(0, +) }
         /// The objects of the damaged file's last checkpoint that sat on damaged pages (as the
         /// pages above them count them; 0 when the damage hid even that, as a damaged catalog does).
-        public let objectsLost: Int
+        public var objectsLost: Int { objectsLostByType.values.reduce(0, +) }
+        /// The objects the new Realm holds, by object type name.
+        public let objectsSalvagedByType: [String: Int]
+        /// The objects lost (see ``objectsLost``), by object type name; types that lost none are absent.
+        public let objectsLostByType: [String: Int]
         /// The commit log records after the checkpoint that were applied to what was salvaged.
         public let logRecordsApplied: Int
         /// The commit log records skipped whole because they change an object that was lost.
@@ -97,8 +101,9 @@ extension Realm {
         init(_ salvage: StoreSalvage) {
             fileURL = URL(fileURLWithPath: salvage.path)
             destinationURL = URL(fileURLWithPath: salvage.destination)
-            objectsSalvaged = salvage.objectsSalvaged
-            objectsLost = salvage.objectsLost
+            // Strata's own tables (named with a leading "__") are not object types.
+            objectsSalvagedByType = salvage.objectsSalvaged.filter { !$0.key.hasPrefix("__") }
+            objectsLostByType = salvage.objectsLost.filter { !$0.key.hasPrefix("__") }
             logRecordsApplied = salvage.logRecordsApplied
             logRecordsSkipped = salvage.logRecordsSkipped
             linksRemoved = salvage.linksRemoved

@@ -7,11 +7,12 @@ package struct StoreSalvage: Sendable {
     package var path: String
     /// The new store holding what was salvaged.
     package var destination: String
-    /// The objects the new store holds.
-    package var objectsSalvaged: Int
+    /// The objects the new store holds, by table name.
+    package var objectsSalvaged: [String: Int]
     /// The objects of the page file's checkpoint that sat on damaged pages, as the tree nodes above
-    /// them count them (0 when the catalog itself was damaged: then nothing counts them).
-    package var objectsLost: Int
+    /// them count them, by table name (none when the catalog itself was damaged: then nothing
+    /// counts them).
+    package var objectsLost: [String: Int]
     /// The log records after the checkpoint applied to what was salvaged.
     package var logRecordsApplied: Int
     /// The log records that could not be applied (they change an object that was lost).
@@ -42,7 +43,7 @@ extension Store {
     package static func salvage(atPath path: String, toPath destination: String) throws -> StoreSalvage {
         // (No registry check of `destination`: a store open there has files there, which the copy refuses.)
         try withFilesLockedShared(atPath: path) { posix in
-            var salvage = StoreSalvage(path: path, destination: destination, objectsSalvaged: 0, objectsLost: 0,
+            var salvage = StoreSalvage(path: path, destination: destination, objectsSalvaged: [:], objectsLost: [:],
                                        logRecordsApplied: 0, logRecordsSkipped: 0, linksRemoved: 0, damage: [])
             var snapshot = Snapshot.empty
             var anchor: LogAnchor?
@@ -68,7 +69,7 @@ extension Store {
             }
             if !logIsGone { try salvageLog(path: path, anchor: anchor, into: &snapshot, salvage: &salvage) }
             salvage.linksRemoved = snapshot.removeLinksToMissingObjects()
-            salvage.objectsSalvaged = snapshot.allTables.reduce(0) { $0 + $1.count }
+            for table in snapshot.allTables { salvage.objectsSalvaged[table.schema.name] = table.count }
             try StorePages.writeCopy(of: snapshot, toPath: destination)
             return salvage
         }
@@ -107,10 +108,11 @@ extension Store {
     }
 
     /// Adds to `snapshot` every table of `file`'s current checkpoint and every object of it that
-    /// can be read; returns the objects lost (see ``SortedTree/salvageEntries(_:_:in:deltas:damage:structure:check:_:)``).
+    /// can be read; returns the objects lost by table name (see
+    /// ``SortedTree/salvageEntries(_:_:in:deltas:damage:structure:check:_:)``).
     private static func salvageCheckpoint(
         _ file: PageFile, into snapshot: inout Snapshot, damage: inout DamageCollector
-    ) throws -> Int {
+    ) throws -> [String: Int] {
         let header = file.header
         let catalog: StoreCatalog
         let roots: StoreCatalog.Roots
@@ -120,7 +122,7 @@ extension Store {
                                               at: roots.catalog, pageSize: file.pageSize)
         } catch {
             try damage.record(error, in: "the catalog")
-            return 0
+            return [:]
         }
         var deltas = DeltaDirectory()
         do {
@@ -135,12 +137,12 @@ extension Store {
             try damage.record(error, in: "the delta directory (leaves it changed are salvaged as they were before)")
         }
         snapshot.version = catalog.version
-        var lost = 0
+        var lost: [String: Int] = [:]
         for entry in catalog.tables {
             try snapshot.apply(.createTable(entry.key, entry.schema))
             let columns = entry.schema.columns.count
             var rows: [(ObjectKey, Row)] = []
-            lost += try SortedTree<ObjectKey, Row>.salvageEntries(
+            var tableLost = try SortedTree<ObjectKey, Row>.salvageEntries(
                 entry.rows, RowEntryCoding.self, in: file, deltas: deltas.entries, damage: &damage,
                 structure: "the objects of table \(entry.schema.name)", check: { $0.count == columns }
             ) { key, row in rows.append((key, row)) }
@@ -149,9 +151,10 @@ extension Store {
                 do {
                     try snapshot.apply(.insertObject(entry.key, key, row.values))
                 } catch {
-                    lost += 1
+                    tableLost += 1
                 }
             }
+            if tableLost > 0 { lost[entry.schema.name] = tableLost }
             let nextObjectKey = max(snapshot.tables[entry.key]?.nextObjectKey ?? 0, entry.nextObjectKey)
             snapshot.tables[entry.key]?.nextObjectKey = nextObjectKey
         }
