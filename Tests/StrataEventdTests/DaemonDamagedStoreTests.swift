@@ -102,8 +102,8 @@ struct DaemonDamagedStoreTests {
             }
             #expect(!skipped.isEmpty && skipped.allSatisfy(damaged.contains), "\(standardError)")
             // The salvaged copy is an intact store the daemon can start on.
-            #expect(try Realm.verify(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: output + ".strata")))
-                        .isIntact)
+            let copy = Realm.Configuration(fileURL: URL(fileURLWithPath: output + ".strata"))
+            #expect(try Realm.verify(configuration: copy).isIntact)
         }
     }
 

@@ -32,7 +32,9 @@ public func damageLeafPagesOfLastCheckpoint(storeAt path: String, count: Int) th
 public func damageHeaderSlot(_ slot: Int, ofStoreAt path: String) throws {
     let url = URL(fileURLWithPath: path)
     var bytes = try Data(contentsOf: url)
-    let pageSize = bytes.withUnsafeBytes { Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 44, as: UInt32.self))) }
+    let pageSize = bytes.withUnsafeBytes {
+        Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 44, as: UInt32.self)))
+    }
     bytes[slot * pageSize + pageSize / 2] ^= 0x01
     try bytes.write(to: url)
 }

@@ -86,7 +86,7 @@ struct EventDaemonCommand: ParsableCommand {
             throw ValidationError("\(error)")
         }
         if let salvagePath {
-            let summary = try StoreSalvage(dataPath: dataPath, outputPath: salvagePath).run()
+            let summary = try SalvageExport(dataPath: dataPath, outputPath: salvagePath).run()
             for damage in summary.report.damage { logger.warning("skipped: \(damage)") }
             emit(summary.jsonLine)
             return

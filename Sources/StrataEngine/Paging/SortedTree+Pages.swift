@@ -276,9 +276,9 @@ extension SortedTree {
         var pending = [(root.extent, root.count, 0)]
         nodes: while let (extent, count, depth) = pending.popLast() {
             guard depth < 32 else {
-                try damage.record(StrataError(.corruptFile, "a tree in \(file.path) is deeper than 32 levels at \(extent)",
-                                              path: file.path, offset: extent.first * UInt64(file.pageSize)),
-                                  in: structure)
+                let error = StrataError(.corruptFile, "a tree in \(file.path) is deeper than 32 levels at \(extent)",
+                                        path: file.path, offset: extent.first * UInt64(file.pageSize))
+                try damage.record(error, in: structure)
                 continue
             }
             for page in extent.pages where !reached.insert(page).inserted {

@@ -176,7 +176,9 @@ final class StorePages: Sendable {
             try damage.record(reachedTwice(page, in: file))
         }
         if let list = roots.freeList {
-            for page in list.pages where !reached.insert(page).inserted { try damage.record(reachedTwice(page, in: file)) }
+            for page in list.pages where !reached.insert(page).inserted {
+                try damage.record(reachedTwice(page, in: file))
+            }
             do {
                 let free = try FreePageList.decode(file.readImage(list, kind: .freeList),
                                                    pageCount: header.checkpoint.pageCount, path: file.path, at: list)

@@ -98,8 +98,8 @@ extension Store {
             }
             defer { withExtendedLifetime(locked) {} }
             let pageFile = locked.last.flatMap { $0.path == path ? $0 : nil }
-            if let pageFile,
-               try FormatOneStore.detect(storePath: path, checkpoint: pageFile) || CheckpointFile.isCheckpoint(pageFile) {
+            if let pageFile, try FormatOneStore.detect(storePath: path, checkpoint: pageFile)
+                || CheckpointFile.isCheckpoint(pageFile) {
                 throw StrataError(.invalidFileFormat, "the store was written by an earlier Strata; open it read-write "
                                       + "once to upgrade it first", path: path)
             }

@@ -53,9 +53,9 @@ extension Store {
             } catch let error as StrataError where error.code == .corruptFile {
                 // Both header slots damaged, or the file shorter than its header says: nothing
                 // past the header can be found.
+                let damage = StoreDamage(error, pageFile: path, structure: "the header")
                 return StoreVerification(path: path, pageSize: 0, pagesChecked: 0, logRecordsChecked: 0,
-                                         damage: [StoreDamage(error, pageFile: path, pageSize: nil, structure: "the header")
-                                                    .withPage(error.offset == 0 ? 0 : nil)])
+                                         damage: [damage.withPage(error.offset == 0 ? 0 : nil)])
             }
             var damage = DamageCollector(stopsAtFirst: false, pageFile: path, pageSize: file.pageSize)
             if let slotDamage = file.damagedCurrentSlot(storePath: path) {

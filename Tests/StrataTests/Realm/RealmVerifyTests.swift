@@ -89,7 +89,8 @@ struct RealmVerifyTests {
             withExtendedLifetime(realm) {}
             #expect(code { try Realm.verify(configuration: Self.configuration(directory.file("none.strata"))) }
                     == .fileNotFound)
-            #expect(code { try Realm.verify(configuration: Realm.Configuration(inMemoryIdentifier: "verify")) } == .fail)
+            let inMemory = Realm.Configuration(inMemoryIdentifier: "verify")
+            #expect(code { try Realm.verify(configuration: inMemory) } == .fail)
         }
     }
 }

@@ -3,7 +3,7 @@ import Logging
 import Strata
 
 /// The daemon's start-up check of its store files (``verifyAtStart(dataPath:logger:)``), and the
-/// salvage of a damaged store (``StoreSalvage``).
+/// salvage of a damaged store (``SalvageExport``).
 ///
 /// A read of a damaged page through an open store stops the process (Realm's read API cannot
 /// throw), the first time any request touches it and again after every restart: a supervisor
@@ -36,13 +36,15 @@ public enum StoreCheck {
                 report = try Realm.verify(configuration: Realm.Configuration(fileURL: URL(fileURLWithPath: path)))
             } catch let error as Realm.Error where error.code == .fileNotFound {
                 continue
-            } catch let error as Realm.Error where error.code == .invalidDatabase && error.underlying?.code == .invalidFileFormat {
+            } catch let error as Realm.Error
+                        where error.code == .invalidDatabase && error.underlying?.code == .invalidFileFormat {
                 logger.notice("\(path) was not verified: \(error.message)")
                 continue
             }
             guard report.isIntact else { throw DamagedStoreError(report) }
             let elapsed = ContinuousClock.now - start
-            logger.info("verified \(path): \(report.pagesChecked) pages and \(report.logRecordsChecked) log records in \(elapsed)")
+            let checked = "\(report.pagesChecked) pages and \(report.logRecordsChecked) log records"
+            logger.info("verified \(path): \(checked) in \(elapsed)")
         }
     }
 

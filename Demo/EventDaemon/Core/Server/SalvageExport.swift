@@ -10,7 +10,7 @@ import Strata
 /// writes it (`{"id":…,"type":…,"source":…,"time":…,"payload":…}`, so the lines can be sent to a
 /// daemon again), each alert one line `{"alert":{"id":…,"rule":…,"eventId":…,"createdAt":…}}`.
 /// The damaged store is only read; the daemon must not be running on it.
-public struct StoreSalvage {
+public struct SalvageExport {
     /// What a salvage wrote and lost.
     public struct Summary: Sendable {
         /// Events written.
