@@ -70,6 +70,31 @@ struct DaemonDamagedStoreTests {
         }
     }
 
+    @Test("a damaged header is refused the same way, naming page 0; --no-verify skips the check of the pages")
+    func damagedHeaderAndNoVerify() throws {
+        try withTemporaryDirectory { directory in
+            let path = directory.file("store.strata")
+            _ = try Self.makeStore(at: path)
+            let copy = directory.file("copy.strata")
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            for segment in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            where segment.hasPrefix("store.strata.log.") {
+                try FileManager.default.copyItem(atPath: directory.file(segment),
+                                                 toPath: directory.file("copy" + segment.dropFirst("store".count)))
+            }
+            // The copy's only header slot (a compact file is at generation 0): nothing can be read.
+            try damageHeaderSlot(0, ofStoreAt: copy)
+            let (status, standardError) = try DaemonProcess.run(arguments: ["--port", "0", "--data", copy])
+            #expect(status == StoreCheck.damagedStoreExitStatus, "\(standardError)")
+            let expected = "strata-eventd: error: \(copy) is damaged (1 damaged place: page 0): page 0 of"
+            #expect(standardError.hasPrefix(expected), "\(standardError)")
+            // A damaged tree page is found only by the check: without it the daemon starts.
+            _ = try damageLeafPagesOfLastCheckpoint(storeAt: path, count: 1)
+            let daemon = try DaemonProcess(dataPath: path, extraArguments: ["--no-verify"])
+            #expect(daemon.terminate() == 0)
+        }
+    }
+
     @Test("--salvage exports every readable event and alert as NDJSON and counts what sat on damaged pages")
     func salvage() throws {
         try withTemporaryDirectory { directory in
