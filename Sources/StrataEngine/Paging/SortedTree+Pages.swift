@@ -295,7 +295,8 @@ extension SortedTree {
                 continue
             }
             guard !node.isLeaf else { continue }
-            for child in node.children {
+            // Children pushed last to first: the walk, and the damage it lists, go in key order.
+            for child in node.children.reversed() {
                 if let childExtent = child.extent { pending.append((childExtent, child.count, depth + 1)) }
             }
         }
