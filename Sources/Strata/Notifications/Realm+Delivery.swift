@@ -1,5 +1,6 @@
 import StrataEngine
 import StrataNotify
+import StrataSupport
 
 extension Realm {
     /// Registers a notifier computing with `computer`; `handle` runs on this Realm's scheduler
@@ -10,8 +11,11 @@ extension Realm {
     /// With `baselineAtRegistration` (object observers, which have no initial callback) the
     /// notifier starts from this Realm's version, so a commit that lands right after the
     /// registration is reported rather than folded into a first state computed later.
+    ///
+    /// With a `budget`, the notifier's computations are held to it from the first (the initial
+    /// state) on: it is set before the worker can see the notifier.
     func addNotifier<Computer: ChangeComputer>(
-        _ computer: Computer, baselineAtRegistration: Bool = false,
+        _ computer: Computer, baselineAtRegistration: Bool = false, budget: ComputeBudget? = nil,
         _ handle: @escaping (Notifier<Computer>.Delivery, _ isLocal: Bool) -> Void
     ) -> NotificationToken {
         verifyThread()
@@ -19,6 +23,7 @@ extension Realm {
         precondition(!isInWriteTransaction, "Cannot register notification blocks from within write transactions.")
         let notifier = baselineAtRegistration
             ? Notifier(computer, baselineAt: store.pin(again: pinnedForReading)) : Notifier(computer)
+        if let budget { notifier.limitCost(budget) }
         let state = self.state
         let registration = NotificationRegistration(notifier: notifier, state: state) { [weak state] version in
             guard let delivery = notifier.takeDelivery(at: version) else { return }

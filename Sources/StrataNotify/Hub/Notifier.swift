@@ -19,17 +19,25 @@ package protocol AnyNotifier: AnyObject, Sendable {
     /// at a newer one (for a Realm that does not advance by itself). No-op after the initial
     /// delivery.
     func prepareInitial(at pin: PinnedSnapshot, store: Store)
-    /// Holds each change computation (not the initial state) to `budget` of the worker's CPU
-    /// time: a computation past it gives up early where the query polls ``CPUDeadline``, or is
-    /// measured over it at its end; either way its result is discarded, the notifier stops for
-    /// good (it computes and delivers nothing more), and `onExceeded` runs on the worker thread
-    /// with the time spent. Its owner then unregisters it.
-    func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void)
+    /// Holds each computation to `budget` of the worker's CPU time: each change computation to
+    /// its ``ComputeBudget/perChange`` limit, the initial state's to its
+    /// ``ComputeBudget/initial`` limit (when set). A computation past its limit gives up early
+    /// where the query polls ``CPUDeadline``, or is measured over it at its end; either way its
+    /// result is discarded, the notifier stops for good (it computes and delivers nothing more),
+    /// and ``ComputeBudget/onExceeded`` runs on the worker thread. Its owner then unregisters
+    /// it. Set it before registering the notifier to hold the initial state to it as well.
+    func limitCost(_ budget: ComputeBudget)
 }
 
 extension AnyNotifier {
     /// Ignores the budget (for notifiers that do not measure their computations).
-    package func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {}
+    package func limitCost(_ budget: ComputeBudget) {}
+
+    /// Holds each change computation (not the initial state) to `budget`; `onExceeded` gets the
+    /// CPU time spent (see ``limitCost(_:)``).
+    package func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {
+        limitCost(ComputeBudget(perChange: budget, initial: nil) { onExceeded($0.cpuTime) })
+    }
 }
 
 /// One registration: a ``ChangeComputer`` and its state between the worker that computes and
@@ -70,13 +78,8 @@ package final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked 
 
     private let locked = LockedValueBox(Locked())
 
-    /// A CPU budget per change computation (``limitCost(to:onExceeded:)``).
-    private struct Budget {
-        var limit: Duration
-        var onExceeded: @Sendable (Duration) -> Void
-    }
-
-    private let budget = LockedValueBox<Budget?>(nil)
+    /// The CPU budget of the computations (``limitCost(_:)``).
+    private let budget = LockedValueBox<ComputeBudget?>(nil)
     /// Set once a computation went over the budget: nothing more is computed.
     private let isStopped = LockedValueBox(false)
 
@@ -128,33 +131,22 @@ package final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked 
         }
         guard let (base, generation) = snapshot else { return }
         let budget = self.budget.withLockedValue { $0 }
+        let isInitial = if case .delivered = base { false } else { true }
+        let limit = budget?.limit(isInitial: isInitial)
         // The thread's CPU clock is a system call: read only to hold a computation to a budget.
-        let started = budget == nil ? .zero : ThreadCPUTime.now
+        let started = limit == nil ? .zero : ThreadCPUTime.now
         var deadlinePassed = false
         let computed: Pending
-        switch base {
-        case .fresh:
-            computed = Pending(pin: pin, state: computer.initialState(at: pin.snapshot), change: nil, isInitial: true,
-                               from: pin.version)
-        case .initial(let from, let state):
-            let (next, _) = advance(state, from: from, to: pin, store: store)
-            computed = Pending(pin: pin, state: next, change: nil, isInitial: true, from: pin.version)
-        case .delivered(let from, let state):
-            let advanced: (Computer.State, Computer.Change?)
-            if let budget {
-                (advanced, deadlinePassed) = CPUDeadline.run(within: budget.limit) {
-                    advance(state, from: from, to: pin, store: store)
-                }
-            } else {
-                advanced = advance(state, from: from, to: pin, store: store)
-            }
-            computed = Pending(pin: pin, state: advanced.0, change: advanced.1, isInitial: false, from: from.version)
+        if let limit {
+            (computed, deadlinePassed) = CPUDeadline.run(within: limit) { compute(from: base, to: pin, store: store) }
+        } else {
+            computed = compute(from: base, to: pin, store: store)
         }
-        if let budget, !computed.isInitial {
+        if let budget, let limit {
             let cost = ThreadCPUTime.now - started
-            if deadlinePassed || cost > budget.limit {
+            if deadlinePassed || cost > limit {
                 isStopped.withLockedValue { $0 = true }
-                budget.onExceeded(cost)
+                budget.onExceeded(ComputeOverrun(cpuTime: cost, limit: limit, isInitial: isInitial))
                 return
             }
         }
@@ -162,6 +154,21 @@ package final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked 
             guard locked.generation == generation else { return }
             if let pending = locked.pending, pending.pin.version >= pin.version { return }
             locked.pending = computed
+        }
+    }
+
+    /// The state (and change) at `pin`, computed from `base`.
+    private func compute(from base: Base, to pin: PinnedSnapshot, store: Store) -> Pending {
+        switch base {
+        case .fresh:
+            return Pending(pin: pin, state: computer.initialState(at: pin.snapshot), change: nil, isInitial: true,
+                           from: pin.version)
+        case .initial(let from, let state):
+            let (next, _) = advance(state, from: from, to: pin, store: store)
+            return Pending(pin: pin, state: next, change: nil, isInitial: true, from: pin.version)
+        case .delivered(let from, let state):
+            let (next, change) = advance(state, from: from, to: pin, store: store)
+            return Pending(pin: pin, state: next, change: change, isInitial: false, from: from.version)
         }
     }
 
@@ -189,8 +196,8 @@ package final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked 
         }
     }
 
-    package func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {
-        self.budget.withLockedValue { $0 = Budget(limit: budget, onExceeded: onExceeded) }
+    package func limitCost(_ budget: ComputeBudget) {
+        self.budget.withLockedValue { $0 = budget }
     }
 
     /// Whether the notifier has delivered its initial state.

@@ -1,0 +1,31 @@
+import StrataSupport
+
+extension RealmCollection {
+    /// Registers a block as ``observe(keyPaths:on:_:)`` does without a queue, with the notifier
+    /// worker's computations for it held to `budget` from the first on: the initial result to
+    /// ``ComputeBudget/initial``, each change to ``ComputeBudget/perChange``. Past a limit the
+    /// block receives nothing more and ``ComputeBudget/onExceeded`` runs on the worker thread;
+    /// invalidate the token then. For services that must not let one observer starve the others
+    /// (``NotificationToken/limitComputeCost(to:onExceeded:)`` set after registering cannot hold
+    /// the initial result: the worker may already be computing it). Not part of Realm's API.
+    ///
+    /// - Parameters:
+    ///   - keyPaths: Property paths of the elements whose changes count as modifications.
+    ///   - budget: The CPU time each computation may take (nil: unbounded).
+    ///   - block: Called with each change, on this Realm's scheduler.
+    /// - Returns: A token; keep it for as long as you want notifications.
+    package func observe(keyPaths: [String]?, budget: ComputeBudget?,
+                         _ block: @escaping (RealmCollectionChange<Self>) -> Void) -> NotificationToken {
+        let results = _asResults
+        let collection = self
+        return results.source.addNotifier(results.query, realm: results.owner, keyPaths: keyPaths,
+                                          cache: results.cache, budget: budget) { change in
+            switch change {
+            case nil: block(.initial(collection))
+            case let change?:
+                block(.update(collection, deletions: change.deletions, insertions: change.insertions,
+                              modifications: change.modifications))
+            }
+        }
+    }
+}
