@@ -27,6 +27,12 @@ extension DaemonConfig {
         public static let maxPatternLength = 1...65_536
         /// `limits.subscriptionBudgetMillis`: up to a minute of CPU per commit.
         public static let subscriptionBudgetMillis = 1...60_000
+        /// `limits.maxTotalPatternLength`: up to 1 Mi characters.
+        public static let maxTotalPatternLength = 1...(1 << 20)
+        /// `limits.initialBudgetMillis`: up to ten minutes of CPU for an initial result.
+        public static let initialBudgetMillis = 1...600_000
+        /// `limits.maxPinnedBytes`: from 64 KiB to 1 TiB of commits after a paged version.
+        public static let maxPinnedBytes = 65_536...(1 << 40)
     }
 
     /// Checks every setting against its range and the rules' names.
@@ -48,6 +54,9 @@ extension DaemonConfig {
         try Self.check("limits.maxPatternLength", limits.maxPatternLength, in: Bounds.maxPatternLength)
         try Self.check("limits.subscriptionBudgetMillis", limits.subscriptionBudgetMillis,
                        in: Bounds.subscriptionBudgetMillis)
+        try Self.check("limits.maxTotalPatternLength", limits.maxTotalPatternLength, in: Bounds.maxTotalPatternLength)
+        try Self.check("limits.initialBudgetMillis", limits.initialBudgetMillis, in: Bounds.initialBudgetMillis)
+        try Self.check("limits.maxPinnedBytes", limits.maxPinnedBytes, in: Bounds.maxPinnedBytes)
         if let types {
             guard !types.isEmpty else { throw DaemonConfigError(key: "types", "an empty list would refuse every event") }
             if let index = types.firstIndex(of: "") { throw DaemonConfigError(key: "types[\(index)]", "must not be empty") }

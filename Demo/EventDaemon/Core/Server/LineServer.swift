@@ -170,6 +170,8 @@ private final class LineWriter: ClientConnection {
     private weak var connection: StreamConnection?
     private let context: DaemonContext
     private var dropped = false
+    /// Bytes handed to ``send(_:whenWritten:)`` so far.
+    private var sentBytes = 0
 
     init(_ connection: StreamConnection, context: DaemonContext) {
         self.connection = connection
@@ -183,6 +185,7 @@ private final class LineWriter: ClientConnection {
     func send(_ line: String, whenWritten: (() -> Void)?) {
         guard let connection else { return }
         // A client that went away: close, which ends its subscription.
+        sentBytes += line.utf8.count + 1
         connection.write(Array(line.utf8) + [UInt8(ascii: "\n")]) { [weak connection] error in
             if error != nil { connection?.abort() } else { whenWritten?() }
         }
@@ -191,12 +194,24 @@ private final class LineWriter: ClientConnection {
 
     var queuedBytes: Int { connection?.queuedWriteBytes ?? 0 }
 
+    var deliveredBytes: Int { sentBytes - queuedBytes - (connection?.kernelUndeliveredBytes ?? 0) }
+
     func dropSlowReader() {
+        let limit = context.limits.maxQueuedOutputBytes
+        drop(.slowReadersDisconnected, "disconnected a client that does not read its replies (over \(limit) bytes queued)")
+    }
+
+    func dropStalledReader(stalledFor seconds: Int) {
+        drop(.stalledPagesDisconnected,
+             "disconnected a subscriber that took no byte of its initial result's page for \(seconds) s")
+    }
+
+    /// Aborts the connection, counted under `counter` and logged with `message` (once).
+    private func drop(_ counter: DaemonStatistics.LimitCounter, _ message: String) {
         guard !dropped, let connection else { return }
         dropped = true
-        context.statistics.noteLimit(.slowReadersDisconnected)
-        let limit = context.limits.maxQueuedOutputBytes
-        context.logger.warning("disconnected a client that does not read its replies (over \(limit) bytes queued)")
+        context.statistics.noteLimit(counter)
+        context.logger.warning("\(message)")
         connection.abort()
     }
 
