@@ -94,7 +94,10 @@ final class Subscription {
         token = nil
     }
 
-    deinit { token?.invalidate() }
+    deinit {
+        paging?.timer.cancel()
+        token?.invalidate()
+    }
 
     private func handle(_ change: RealmCollectionChange<Results<StoredEvent>>) {
         guard !isCancelled else { return }
