@@ -86,7 +86,10 @@ extension Realm {
     /// registration order.
     ///
     /// The version is `requested` (``refresh()``), or else the newest the worker prepared. A
-    /// notifier the worker has not brought there yet is computed here.
+    /// notifier the worker has not brought there yet is computed here, except the initial state
+    /// of one held to a budget (registered with `observe(keyPaths:budget:_:)`): that may be
+    /// costly, so only the worker computes it (its `.initial` comes after the worker's next
+    /// pass), and this thread, a service's event loop, is never held by it.
     ///
     /// - Returns: whether the Realm's version changed.
     @discardableResult
@@ -100,7 +103,8 @@ extension Realm {
         var settled = false
         while !settled {
             settled = true
-            for registration in registrations where !registration.isInvalidated {
+            for registration in registrations
+            where !registration.isInvalidated && !registration.notifier.awaitsInitialFromWorker {
                 registration.notifier.prepare(to: pin, store: store)
             }
             for registration in registrations where !registration.isInvalidated {

@@ -27,11 +27,19 @@ package protocol AnyNotifier: AnyObject, Sendable {
     /// and ``ComputeBudget/onExceeded`` runs on the worker thread. Its owner then unregisters
     /// it. Set it before registering the notifier to hold the initial state to it as well.
     func limitCost(_ budget: ComputeBudget)
+    /// Whether the initial state is yet to be computed and must be computed by the notifier
+    /// worker only: the notifier's budget limits it (see ``limitCost(_:)``), so it may be costly,
+    /// and a delivering thread (a service's event loop) must not run it: it leaves the notifier
+    /// to the worker's next pass.
+    var awaitsInitialFromWorker: Bool { get }
 }
 
 extension AnyNotifier {
     /// Ignores the budget (for notifiers that do not measure their computations).
     package func limitCost(_ budget: ComputeBudget) {}
+
+    /// False: a notifier without a budget may compute its initial state wherever it is asked.
+    package var awaitsInitialFromWorker: Bool { false }
 
     /// Holds each change computation (not the initial state) to `budget`; `onExceeded` gets the
     /// CPU time spent (see ``limitCost(_:)``).
@@ -198,6 +206,11 @@ package final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked 
 
     package func limitCost(_ budget: ComputeBudget) {
         self.budget.withLockedValue { $0 = budget }
+    }
+
+    package var awaitsInitialFromWorker: Bool {
+        guard budget.withLockedValue({ $0?.initial != nil }) else { return false }
+        return locked.withLockedValue { $0.delivered == nil && $0.pending == nil }
     }
 
     /// Whether the notifier has delivered its initial state.
