@@ -14,7 +14,8 @@ package struct ComputeBudget: Sendable {
     /// The CPU time the initial state's computation may take (including bringing a computed but
     /// undelivered initial state up to a newer version); nil leaves it unbounded.
     package var initial: Duration?
-    /// Runs once, on the notifier worker's thread, when a computation went over its limit.
+    /// Runs once, on the thread that computed (the notifier worker, or the one computing initial
+    /// states beside it), when a computation went over its limit.
     package var onExceeded: @Sendable (ComputeOverrun) -> Void
 
     /// A budget of `perChange` per change and `initial` for the initial state.

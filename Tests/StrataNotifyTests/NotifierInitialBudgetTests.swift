@@ -1,7 +1,9 @@
 import Foundation
 import StrataEngine
+import StrataEventLoop
 @testable import StrataNotify
 import StrataSupport
+import StrataTestSupport
 import Testing
 
 /// A computer whose initial state burns CPU until the deadline says stop (or a bound).
@@ -17,6 +19,34 @@ private struct SpinningInitialComputer: ChangeComputer {
 
     func advance(_ state: Int, from old: Snapshot, to new: Snapshot, changes: CombinedChanges) -> (Int, Int?) {
         (state, nil)
+    }
+}
+
+/// A computer whose initial state waits for `gate` (after signalling `entered`).
+private struct GatedInitialComputer: ChangeComputer {
+    let entered: DispatchSemaphore
+    let gate: DispatchSemaphore
+
+    func initialState(at snapshot: Snapshot) -> Int {
+        entered.signal()
+        gate.wait()
+        return 0
+    }
+
+    func advance(_ state: Int, from old: Snapshot, to new: Snapshot, changes: CombinedChanges) -> (Int, Int?) {
+        (state, nil)
+    }
+}
+
+/// A computer that counts the versions it reached (its state is the newest row count).
+private struct CountingComputer: ChangeComputer {
+    let table: TableKey
+
+    func initialState(at snapshot: Snapshot) -> Int { snapshot.table(table)?.count ?? 0 }
+
+    func advance(_ state: Int, from old: Snapshot, to new: Snapshot, changes: CombinedChanges) -> (Int, Int?) {
+        let count = new.table(table)?.count ?? 0
+        return (count, count == state ? nil : count)
     }
 }
 
@@ -60,6 +90,41 @@ struct NotifierInitialBudgetTests {
                 continue
             }
             #expect(spins == 1_000)
+        }
+    }
+
+    @Test("a budgeted initial state is computed beside the worker: while it runs, another notifier's change is still computed; then it is brought to the newest version")
+    func initialComputedAside() throws {
+        let store = try Store.open(StoreConfiguration(location: .inMemory(identifier: UUID().uuidString)))
+        let table = try store.write { try $0.createTable(TableSchema(name: "T", columns: [ColumnSchema("n", .int)])) }
+        let hub = NotifierHub.hub(for: store)
+        let target = NotificationTarget(scheduler: DispatchQueueScheduler(queue: DispatchQueue(label: "aside-test")))
+        let counting = Notifier(CountingComputer(table: table))
+        hub.register(counting, target: target)
+        defer { hub.unregister(counting) }
+        #expect(waitUntil(timeout: 30) { counting.pendingVersion != nil })
+        _ = counting.takeDelivery(at: try #require(counting.pendingVersion))
+
+        // Timeline: the budgeted notifier's initial state starts and waits for the gate; a commit
+        // lands meanwhile and the counting notifier's change must be computed; then the gate opens.
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        let gated = Notifier(GatedInitialComputer(entered: entered, gate: gate))
+        gated.limitCost(ComputeBudget(perChange: .seconds(30), initial: .seconds(30)) { overrun in
+            Issue.record("unexpected overrun \(overrun)")
+        })
+        hub.register(gated, target: target)
+        defer { hub.unregister(gated) }
+        #expect(entered.wait(timeout: .now() + 30) == .success)
+        try store.write { _ = try $0.insertObject(into: table, values: [.int(1)]) }
+        let committed = store.currentVersion
+        let computed = waitUntil(timeout: 5) { counting.pendingVersion == committed }
+        gate.signal()
+        #expect(computed, "the change waited for the budgeted initial state")
+        #expect(waitUntil(timeout: 30) { gated.pendingVersion == committed })
+        guard case .initial? = gated.takeDelivery(at: committed) else {
+            Issue.record("no initial state at the newest version")
+            return
         }
     }
 }

@@ -4,8 +4,10 @@ extension RealmCollection {
     /// Registers a block as ``observe(keyPaths:on:_:)`` does without a queue, with the notifier
     /// worker's computations for it held to `budget` from the first on: the initial result to
     /// ``ComputeBudget/initial``, each change to ``ComputeBudget/perChange``. Past a limit the
-    /// block receives nothing more and ``ComputeBudget/onExceeded`` runs on the worker thread;
-    /// invalidate the token then. For services that must not let one observer starve the others
+    /// block receives nothing more and ``ComputeBudget/onExceeded`` runs on the thread that
+    /// computed; invalidate the token then. With an initial limit, the initial result is computed
+    /// beside the worker, one such at a time (other observers' changes do not wait for it), and
+    /// never by a delivery on this Realm's thread. For services that must not let one observer starve the others
     /// (``NotificationToken/limitComputeCost(to:onExceeded:)`` set after registering cannot hold
     /// the initial result: the worker may already be computing it). Not part of Realm's API.
     ///

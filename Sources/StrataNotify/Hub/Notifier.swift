@@ -24,14 +24,23 @@ package protocol AnyNotifier: AnyObject, Sendable {
     /// ``ComputeBudget/initial`` limit (when set). A computation past its limit gives up early
     /// where the query polls ``CPUDeadline``, or is measured over it at its end; either way its
     /// result is discarded, the notifier stops for good (it computes and delivers nothing more),
-    /// and ``ComputeBudget/onExceeded`` runs on the worker thread. Its owner then unregisters
-    /// it. Set it before registering the notifier to hold the initial state to it as well.
+    /// and ``ComputeBudget/onExceeded`` runs on the thread that computed. Its owner then
+    /// unregisters it. Set it before registering the notifier to hold the initial state to it as
+    /// well (the hub then computes that initial state beside its worker).
     func limitCost(_ budget: ComputeBudget)
-    /// Whether the initial state is yet to be computed and must be computed by the notifier
-    /// worker only: the notifier's budget limits it (see ``limitCost(_:)``), so it may be costly,
-    /// and a delivering thread (a service's event loop) must not run it: it leaves the notifier
-    /// to the worker's next pass.
+    /// Whether the initial state is yet to be delivered and only the notifier hub may compute
+    /// it: the notifier's budget limits it (see ``limitCost(_:)``), so it may be costly, and a
+    /// delivering thread (a service's event loop) must not run it; it leaves the notifier to the
+    /// hub, whose next pass delivers it.
     var awaitsInitialFromWorker: Bool { get }
+    /// Claims the computation of the initial state for the hub's queue of initial states: true
+    /// when the budget limits it and it is yet to be computed (then call
+    /// ``prepareClaimedInitial(to:store:)``; every other `prepare` leaves the notifier alone
+    /// until it returns), false otherwise.
+    func claimInitialComputation() -> Bool
+    /// Computes the initial state claimed with ``claimInitialComputation()`` at `pin`, held to
+    /// the budget, and releases the claim.
+    func prepareClaimedInitial(to pin: PinnedSnapshot, store: Store)
 }
 
 extension AnyNotifier {
@@ -40,6 +49,12 @@ extension AnyNotifier {
 
     /// False: a notifier without a budget may compute its initial state wherever it is asked.
     package var awaitsInitialFromWorker: Bool { false }
+
+    /// False: a notifier without a budget computes its initial state in the worker's pass.
+    package func claimInitialComputation() -> Bool { false }
+
+    /// Nothing to compute: see ``claimInitialComputation()``.
+    package func prepareClaimedInitial(to pin: PinnedSnapshot, store: Store) {}
 
     /// Holds each change computation (not the initial state) to `budget`; `onExceeded` gets the
     /// CPU time spent (see ``limitCost(_:)``).
@@ -82,6 +97,9 @@ package final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked 
         var pending: Pending?
         /// Bumped whenever `delivered` changes, so a computation based on an older one is dropped.
         var generation: UInt64 = 0
+        /// Whether the initial state is being computed by the holder of the claim
+        /// (``claimInitialComputation()``): every other `prepare` leaves it alone.
+        var initialClaimed = false
     }
 
     private let locked = LockedValueBox(Locked())
@@ -125,8 +143,28 @@ package final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked 
     // tuple and optional types on every call (about a quarter of a one-row change's computation).
     @_specialize(where Computer == TableResultsComputer)
     package func prepare(to pin: PinnedSnapshot, store: Store) {
+        prepare(to: pin, store: store, holdingClaim: false)
+    }
+
+    package func claimInitialComputation() -> Bool {
+        guard budget.withLockedValue({ $0?.initial != nil }), !isStopped.withLockedValue({ $0 }) else { return false }
+        return locked.withLockedValue { locked in
+            guard locked.delivered == nil, locked.pending == nil, !locked.initialClaimed else { return false }
+            locked.initialClaimed = true
+            return true
+        }
+    }
+
+    package func prepareClaimedInitial(to pin: PinnedSnapshot, store: Store) {
+        defer { locked.withLockedValue { $0.initialClaimed = false } }
+        prepare(to: pin, store: store, holdingClaim: true)
+    }
+
+    @_specialize(where Computer == TableResultsComputer)
+    private func prepare(to pin: PinnedSnapshot, store: Store, holdingClaim: Bool) {
         guard !isStopped.withLockedValue({ $0 }) else { return }
         let snapshot: (Base, UInt64)? = locked.withLockedValue { locked in
+            if locked.initialClaimed && !holdingClaim { return nil }
             if let pending = locked.pending, pending.pin.version >= pin.version { return nil }
             if let pending = locked.pending, pending.isInitial {
                 return (.initial(pending.pin, pending.state), locked.generation)
@@ -210,7 +248,7 @@ package final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked 
 
     package var awaitsInitialFromWorker: Bool {
         guard budget.withLockedValue({ $0?.initial != nil }) else { return false }
-        return locked.withLockedValue { $0.delivered == nil && $0.pending == nil }
+        return locked.withLockedValue { $0.delivered == nil }
     }
 
     /// Whether the notifier has delivered its initial state.

@@ -14,7 +14,7 @@
 ///   maxPatternLength: 256            # longer LIKE / CONTAINS / BEGINSWITH / ENDSWITH operands are refused
 ///   maxTotalPatternLength: 1024      # queries whose pattern operands add up to more are refused
 ///   subscriptionBudgetMillis: 50     # notifier CPU one subscription may use per commit before it is cancelled
-///   initialBudgetMillis: 1000        # notifier CPU a subscription's initial result may use before it is cancelled
+///   initialBudgetMillis: 1000        # CPU a subscription's initial result may use before it is cancelled
 /// ```
 public struct DaemonLimits: Codable, Sendable, Equatable {
     /// Connections open at once (TCP and Unix socket together).
@@ -50,8 +50,9 @@ public struct DaemonLimits: Codable, Sendable, Equatable {
     /// The CPU time the notifier worker may spend evaluating one commit (or several merged) for
     /// one subscription; past it the subscription is cancelled.
     public var subscriptionBudgetMillis = 50
-    /// The CPU time the notifier worker may spend computing one subscription's initial result;
-    /// past it the subscription is cancelled (every other subscriber's updates wait meanwhile).
+    /// The CPU time one subscription's initial result may take (computed one at a time beside the
+    /// notifier worker, so other subscribers' updates do not wait for it); past it the
+    /// subscription is cancelled.
     public var initialBudgetMillis = 1_000
 
     /// Subscriptions per connection: a connection has one; a new `subscribe` replaces it.
