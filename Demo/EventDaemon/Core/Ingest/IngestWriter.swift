@@ -158,13 +158,15 @@ public final class IngestWriter: @unchecked Sendable {
         do {
             try realm.write {
                 let ids = batch.map(\.event.id)
-                let existing = Set(realm.objects(StoredEvent.self).filter("id IN $0", ids).map(\.id))
-                var seen = existing
+                // Ids are compared by their bytes, as the primary key compares them: ids that are
+                // the same text in two Unicode forms are two events (`Set<String>` would merge them,
+                // acknowledge both and store one).
+                var seen = Set(realm.objects(StoredEvent.self).filter("id IN $0", ids).map { UTF8Key($0.id) })
                 var stored: [String] = []
                 let now = Date()
                 for submission in batch {
                     let event = submission.event
-                    guard seen.insert(event.id).inserted else {
+                    guard seen.insert(UTF8Key(event.id)).inserted else {
                         outcomes.append(.duplicate)
                         continue
                     }
