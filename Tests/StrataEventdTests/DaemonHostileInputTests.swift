@@ -18,7 +18,7 @@ struct DaemonHostileInputTests {
         return realm.objects(StoredEvent.self).map(\.id)
     }
 
-    @Test("key paths that name no property, or mean nothing, are refused with bad_query and the daemon stays up")
+    @Test("key paths that name no property, or mean nothing, and sorts that are more than a key path are refused with bad_query; the daemon stays up")
     func badKeyPaths() throws {
         let daemon = try DaemonProcess(dataPath: DaemonProcess.temporaryPath())
         defer { daemon.terminate() }
@@ -28,6 +28,12 @@ struct DaemonHostileInputTests {
             client.send(line: #"{"subscribe":"TRUEPREDICATE","keyPaths":\#(keyPaths)}"#)
             let reply = try #require(client.readLine(), "no reply to key paths \(keyPaths): the daemon died?")
             #expect(reply.contains(#""code":"bad_query""#), "key paths \(keyPaths): \(reply)")
+        }
+        // A sort key path is one key path, never more of the query.
+        for sort in ["id ASC) DISTINCT(type", "id ASC, type", "", " id"] {
+            client.send(line: #"{"subscribe":"TRUEPREDICATE","sort":\#(JSONValue.string(sort).text)}"#)
+            let reply = try #require(client.readLine())
+            #expect(reply.contains(#""code":"bad_query""#) && reply.contains("not one key path"), "sort '\(sort)': \(reply)")
         }
         // Valid key paths still subscribe, and the connection still takes events.
         client.send(line: #"{"subscribe":"TRUEPREDICATE","keyPaths":["payload","type"]}"#)

@@ -42,7 +42,7 @@ extension DaemonConfig {
     /// Checks every setting against its range and the rules' names.
     ///
     /// - Throws: ``DaemonConfigError`` naming the first setting out of range, an empty `types`
-    ///   list, or an alert rule with an empty or repeated name.
+    ///   list, or an alert rule with an empty or repeated name or a name holding `:`.
     public func validate() throws(DaemonConfigError) {
         try Self.check("maxLineBytes", maxLineBytes, in: Bounds.maxLineBytes)
         try Self.check("maxDepth", maxDepth, in: Bounds.maxDepth)
@@ -71,6 +71,12 @@ extension DaemonConfig {
         var names = Set<String>()
         for (index, rule) in alerts.enumerated() {
             guard !rule.name.isEmpty else { throw DaemonConfigError(key: "alerts[\(index)].name", "must not be empty") }
+            // An alert's id is `<rule>:<event id>`; with a `:` in rule names, rules `a` and `a:b`
+            // would give the events `b:c` and `c` (ids clients choose) the same alert id.
+            guard !rule.name.contains(":") else {
+                throw DaemonConfigError(key: "alerts[\(index)].name", "must not contain ':' (it separates the rule from "
+                                        + "the event id in an alert's id)")
+            }
             guard names.insert(rule.name).inserted else {
                 throw DaemonConfigError(key: "alerts[\(index)].name", "'\(rule.name)' names two rules")
             }

@@ -59,8 +59,15 @@ final class Subscription {
         do {
             results = try realm.objects(StoredEvent.self).filter(validating: query)
             if let sort {
+                // The key path goes into RQL text: it must be one key path, not more query.
+                guard Self.isPlainKeyPath(sort) else {
+                    throw IngestRejection.badQuery("the sort key path '\(sort)' is not one key path: it must not be "
+                                                   + "empty or hold spaces, commas or parentheses")
+                }
                 results = try results.filter(validating: "TRUEPREDICATE SORT(\(sort) \(ascending ? "ASC" : "DESC"))")
             }
+        } catch let rejection as IngestRejection {
+            throw rejection
         } catch {
             throw .badQuery("\(error)")
         }
@@ -193,6 +200,14 @@ final class Subscription {
     private func dropSlowReader() {
         connection?.dropSlowReader()
         cancel()
+    }
+
+    /// Whether `keyPath` can only be read as one key path inside `SORT(… ASC)`: not empty, and
+    /// no whitespace, comma or parenthesis, which would end it and go on with more of the query.
+    static func isPlainKeyPath(_ keyPath: String) -> Bool {
+        !keyPath.isEmpty && !keyPath.unicodeScalars.contains {
+            $0.properties.isWhitespace || $0 == "," || $0 == "(" || $0 == ")"
+        }
     }
 
     // MARK: - Serialization
