@@ -48,7 +48,7 @@ struct BudgetedObserveTests {
             let budget = ComputeBudget(perChange: .seconds(10), initial: .nanoseconds(1)) { overrun in
                 overruns.withLockedValue { $0.append((overrun.isInitial, loop.inEventLoop)) }
             }
-            let token = realm.objects(NoteDog.self).observe(keyPaths: nil, budget: budget) { change in
+            let token = try realm.objects(NoteDog.self).observe(validatingKeyPaths: nil, budget: budget) { change in
                 Issue.record("delivered \(describe(change)) despite a 1 ns budget")
             }
             realm.deliverNotifications(advancingTo: nil)
