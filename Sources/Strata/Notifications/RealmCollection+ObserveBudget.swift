@@ -8,7 +8,8 @@ extension RealmCollection {
     /// ``ComputeBudget/onExceeded`` runs on the thread that computed; invalidate the token then.
     /// With an initial limit, the initial result is computed beside the notifier worker, one such
     /// at a time (other observers' changes do not wait for it), and never by a delivery on this
-    /// Realm's thread. For services that must not let one observer starve the others
+    /// Realm's thread (with autorefresh off, a Realm that delivers `.initial` at its own version
+    /// still computes it there). For services that must not let one observer starve the others
     /// (``NotificationToken/limitComputeCost(to:onExceeded:)`` set after registering cannot hold
     /// the initial result: the worker may already be computing it). Not part of Realm's API.
     ///
