@@ -1,6 +1,7 @@
 import Foundation
 @testable import Strata
 import StrataEngine
+import StrataEventLoop
 import StrataNotify
 import StrataSupport
 import StrataTestSupport
@@ -28,7 +29,7 @@ private struct GatedComputer: ChangeComputer {
 
 @Suite("Observing with a compute budget")
 struct BudgetedObserveTests {
-    @Test("a budgeted observer's initial result is computed on the notifier worker only, never by a delivery on the Realm's thread (a service's event loop)")
+    @Test("a budgeted observer's initial result is computed by the notifier hub only, never by a delivery on the Realm's thread (a service's event loop)")
     func initialComputedOnTheWorkerOnly() throws {
         let fixture = try NotificationFixture()
         try fixture.write { realm in realm.add(NoteDog(value: ["id": 1, "name": "Rex", "age": 3] as [String: Any])) }
@@ -36,12 +37,15 @@ struct BudgetedObserveTests {
         let gate = DispatchSemaphore(value: 0)
         let overruns = LockedValueBox<[(isInitial: Bool, onLoop: Bool)]>([])
         let loop = fixture.harness.loop
-        // Timeline: the worker enters a pass and waits in the gated initial state; meanwhile the
-        // loop registers a budgeted observer and delivers; then the gate opens and the worker's
-        // next pass computes the observer's initial result (over its 1 ns budget: recorded).
-        let gated = try fixture.harness.run {
-            try fixture.realm().addNotifier(GatedComputer(loop: loop, entered: entered, gate: gate)) { _, _ in }
-        }
+        // Timeline: the worker enters a pass and waits in the gated initial state (a notifier of
+        // the hub's alone, which no delivery on the loop computes); meanwhile the loop registers a
+        // budgeted observer and delivers; then the gate opens and the hub computes the
+        // observer's initial result (over its 1 ns budget: recorded).
+        let hub = try fixture.harness.run { NotifierHub.hub(for: try fixture.realm().store) }
+        let gated = Notifier(GatedComputer(loop: loop, entered: entered, gate: gate))
+        let target = NotificationTarget(scheduler: DispatchQueueScheduler(queue: DispatchQueue(label: "gated")))
+        hub.register(gated, target: target)
+        defer { hub.unregister(gated) }
         #expect(entered.wait(timeout: .now() + 30) == .success)
         let token = try fixture.harness.run {
             let realm = try fixture.realm()
@@ -58,9 +62,6 @@ struct BudgetedObserveTests {
         #expect(waitUntil(timeout: 30) { !overruns.withLockedValue { $0 }.isEmpty })
         let seen = overruns.withLockedValue { $0 }
         #expect(seen.count == 1 && seen.allSatisfy { $0.isInitial && !$0.onLoop }, "\(seen)")
-        fixture.harness.run {
-            token.invalidate()
-            gated.invalidate()
-        }
+        fixture.harness.run { token.invalidate() }
     }
 }
