@@ -24,6 +24,9 @@ struct DaemonConfigTests {
         ("limits:\n  pageTimeoutSeconds: 9223372036854775807", "limits.pageTimeoutSeconds"),
         ("limits:\n  subscriptionBudgetMillis: 9223372036854775807", "limits.subscriptionBudgetMillis"),
         ("limits:\n  maxQueuedOutputBytes: 10", "limits.maxQueuedOutputBytes"),
+        ("limits:\n  initialBudgetMillis: 9223372036854775807", "limits.initialBudgetMillis"),
+        ("limits:\n  maxTotalPatternLength: 9223372036854775807", "limits.maxTotalPatternLength"),
+        ("limits:\n  maxPinnedBytes: 10", "limits.maxPinnedBytes"),
     ])
     func outOfRange(yaml: String, key: String) {
         let refused = error(yaml)

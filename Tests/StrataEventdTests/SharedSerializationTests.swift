@@ -17,7 +17,9 @@ private final class RecordingConnection: ClientConnection, @unchecked Sendable {
         whenWritten?()
     }
     var queuedBytes: Int { 0 }
+    var deliveredBytes: Int { 0 }
     func dropSlowReader() {}
+    func dropStalledReader(stalledFor seconds: Int) {}
     func close() {}
     var sent: [String] { lock.withLock { lines } }
 }
@@ -40,7 +42,7 @@ struct SharedSerializationTests {
                 let subscriptions = try connections.enumerated().map { index, connection in
                     try Subscription(realm: realm, query: index < 50 ? "TRUEPREDICATE" : "type == 'login'", sort: nil,
                                      ascending: true, keyPaths: nil, limits: DaemonLimits(), shared: shared,
-                                     connection: connection) {}
+                                     connection: connection) { _ in }
                 }
                 state.value = (realm, subscriptions, shared)
             } catch {

@@ -29,14 +29,20 @@ extension RealmCollection {
     /// - Complexity: O(total length of the key paths) to check them.
     public func observe(validatingKeyPaths keyPaths: [String]?, on queue: DispatchQueue? = nil,
                         _ block: @escaping (RealmCollectionChange<Self>) -> Void) throws -> NotificationToken {
-        if let keyPaths, !keyPaths.isEmpty {
-            guard let info = KeyPathFilter.elementInfo(of: _asResults) else {
-                throw Realm.Error(Realm.Error.invalidQuery, "Invalid key paths \(keyPaths): the collection holds "
-                                  + "values, which have no properties to observe")
-            }
-            try KeyPathFilter.validate(keyPaths, for: info)
-        }
+        try validateObserved(keyPaths)
         return observe(keyPaths: keyPaths, on: queue, block)
+    }
+
+    /// Checks `keyPaths` as ``observe(validatingKeyPaths:on:_:)`` does.
+    ///
+    /// - Throws: ``Realm/Error`` with code `invalidQuery` naming the key path and what is wrong.
+    func validateObserved(_ keyPaths: [String]?) throws {
+        guard let keyPaths, !keyPaths.isEmpty else { return }
+        guard let info = KeyPathFilter.elementInfo(of: _asResults) else {
+            throw Realm.Error(Realm.Error.invalidQuery, "Invalid key paths \(keyPaths): the collection holds "
+                              + "values, which have no properties to observe")
+        }
+        try KeyPathFilter.validate(keyPaths, for: info)
     }
 }
 

@@ -35,6 +35,12 @@ extension DaemonConfig {
         public static let maxPatternLength = 1...65_536
         /// `limits.subscriptionBudgetMillis`: up to a minute of CPU per commit.
         public static let subscriptionBudgetMillis = 1...60_000
+        /// `limits.maxTotalPatternLength`: up to 1 Mi characters.
+        public static let maxTotalPatternLength = 1...(1 << 20)
+        /// `limits.initialBudgetMillis`: up to ten minutes of CPU for an initial result.
+        public static let initialBudgetMillis = 1...600_000
+        /// `limits.maxPinnedBytes`: from 64 KiB to 1 TiB of commits after a paged version.
+        public static let maxPinnedBytes = 65_536...(1 << 40)
         /// `limits.keepaliveSeconds`: up to two hours (the kernel's usual default).
         public static let keepaliveSeconds = 1...7_200
     }
@@ -63,6 +69,9 @@ extension DaemonConfig {
         try Self.check("limits.maxPatternLength", limits.maxPatternLength, in: Bounds.maxPatternLength)
         try Self.check("limits.subscriptionBudgetMillis", limits.subscriptionBudgetMillis,
                        in: Bounds.subscriptionBudgetMillis)
+        try Self.check("limits.maxTotalPatternLength", limits.maxTotalPatternLength, in: Bounds.maxTotalPatternLength)
+        try Self.check("limits.initialBudgetMillis", limits.initialBudgetMillis, in: Bounds.initialBudgetMillis)
+        try Self.check("limits.maxPinnedBytes", limits.maxPinnedBytes, in: Bounds.maxPinnedBytes)
         try Self.check("limits.keepaliveSeconds", limits.keepaliveSeconds, in: Bounds.keepaliveSeconds)
         if let types {
             guard !types.isEmpty else { throw DaemonConfigError(key: "types", "an empty list would refuse every event") }

@@ -11,8 +11,14 @@ protocol ClientConnection: AnyObject {
     func send(_ line: String, whenWritten: (() -> Void)?)
     /// Bytes queued for writing and not yet taken by the kernel.
     var queuedBytes: Int { get }
+    /// Bytes of output that reached the client so far (acknowledged by its TCP stack, or read
+    /// from a Unix socket): grows as the client reads, however little at a time.
+    var deliveredBytes: Int { get }
     /// Disconnects a client whose unread output passed the limit (counted once).
     func dropSlowReader()
+    /// Disconnects a client that took no byte of a page of its initial result for `seconds`
+    /// (counted once, apart from ``dropSlowReader()``).
+    func dropStalledReader(stalledFor seconds: Int)
     /// Closes the connection once queued writes are flushed.
     func close()
 }
@@ -70,7 +76,7 @@ final class ClientSession {
                 let replacement = try Subscription(realm: context.realm, query: query, sort: sort, ascending: ascending,
                                                    keyPaths: keyPaths, limits: context.limits,
                                                    shared: context.sharedSerialization, connection: connection) {
-                    [weak self] in self?.subscriptionCancelled()
+                    [weak self] counter in self?.subscriptionCancelled(counting: counter)
                 }
                 if let previous = subscription { previous.cancel() } else { context.statistics.noteSubscribers(1) }
                 subscription = replacement
@@ -149,13 +155,13 @@ final class ClientSession {
         subscription = nil
     }
 
-    /// The subscription used more than its budget on a commit and cancelled itself (it sent the
-    /// error line).
-    private func subscriptionCancelled() {
+    /// The subscription went past a limit (its CPU budget, or the bytes its paged version may
+    /// pin) and cancelled itself (it sent the error line); `counter` counts it.
+    private func subscriptionCancelled(counting counter: DaemonStatistics.LimitCounter) {
         guard subscription != nil else { return }
         subscription = nil
         context.statistics.noteSubscribers(-1)
-        context.statistics.noteLimit(.subscriptionsCancelled)
+        context.statistics.noteLimit(counter)
         closeIfAnswered()
     }
 

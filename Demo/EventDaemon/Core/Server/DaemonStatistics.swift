@@ -145,11 +145,16 @@ extension DaemonStatistics {
         case connectionsRefused
         /// Connections closed because their queued output passed `maxQueuedOutputBytes`.
         case slowReadersDisconnected
-        /// Subscriptions cancelled for using more than `subscriptionBudgetMillis` on one commit.
+        /// Subscriptions cancelled for using more than `subscriptionBudgetMillis` on one commit or
+        /// `initialBudgetMillis` on the initial result.
         case subscriptionsCancelled
         /// TCP clients closed for a missing or wrong `{"auth":…}` first line.
         case authFailures
         /// Connections closed after `idleTimeoutSeconds` without a complete line.
         case idleDisconnected
+        /// Connections closed because they took no byte of a page for `pageTimeoutSeconds`.
+        case stalledPagesDisconnected
+        /// Initial results whose paging was cancelled after `maxPinnedBytes` of later commits.
+        case pagingCancelled
     }
 }

@@ -173,6 +173,8 @@ private final class LineWriter: ClientConnection {
     private weak var connection: StreamConnection?
     private let context: DaemonContext
     private var dropped = false
+    /// Bytes handed to ``send(_:whenWritten:)`` so far.
+    private var sentBytes = 0
 
     init(_ connection: StreamConnection, context: DaemonContext) {
         self.connection = connection
@@ -190,6 +192,7 @@ private final class LineWriter: ClientConnection {
         let count = bytes.count
         let context = self.context
         context.queuedOutputBytes += count
+        sentBytes += count
         // A client that went away: close, which ends its subscription. The completion runs for
         // every write, written, failed or dropped at the close, so the total stays exact.
         connection.write(bytes) { [weak connection] error in
@@ -212,14 +215,26 @@ private final class LineWriter: ClientConnection {
 
     var queuedBytes: Int { connection?.queuedWriteBytes ?? 0 }
 
+    var deliveredBytes: Int { sentBytes - queuedBytes - (connection?.kernelUndeliveredBytes ?? 0) }
+
     func dropSlowReader() {
-        guard !dropped, let connection else { return }
-        dropped = true
-        context.statistics.noteLimit(.slowReadersDisconnected)
         let limit = context.limits.maxQueuedOutputBytes, total = context.limits.maxTotalQueuedOutputBytes
         let reason = "disconnected a client that does not read its replies (\(queuedBytes) bytes queued; "
             + "limits: \(limit) per connection, its share of \(total) in all)"
-        context.logger.warning("\(reason)")
+        drop(.slowReadersDisconnected, reason)
+    }
+
+    func dropStalledReader(stalledFor seconds: Int) {
+        drop(.stalledPagesDisconnected,
+             "disconnected a subscriber that took no byte of its initial result's page for \(seconds) s")
+    }
+
+    /// Aborts the connection, counted under `counter` and logged with `message` (once).
+    private func drop(_ counter: DaemonStatistics.LimitCounter, _ message: String) {
+        guard !dropped, let connection else { return }
+        dropped = true
+        context.statistics.noteLimit(counter)
+        context.logger.warning("\(message)")
         connection.abort()
     }
 
