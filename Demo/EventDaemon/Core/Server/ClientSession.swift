@@ -75,7 +75,7 @@ final class ClientSession {
                 // The new subscription first: when it fails, the one that worked stays.
                 let replacement = try Subscription(realm: context.realm, query: query, sort: sort, ascending: ascending,
                                                    keyPaths: keyPaths, limits: context.limits,
-                                                   shared: context.sharedSerialization, connection: connection) {
+                                                   queries: context.sharedQueries, connection: connection) {
                     [weak self] counter in self?.subscriptionCancelled(counting: counter)
                 }
                 if let previous = subscription { previous.cancel() } else { context.statistics.noteSubscribers(1) }
@@ -208,8 +208,8 @@ final class DaemonContext {
     /// Reply bytes queued for writing on every connection together (against
     /// ``DaemonLimits/maxTotalQueuedOutputBytes``).
     var queuedOutputBytes = 0
-    /// Update lines and event texts shared by the subscriptions.
-    let sharedSerialization: SharedSerialization
+    /// The live queries the subscriptions share (one notifier and one update line per query).
+    let sharedQueries: SharedQueries
 
     init(loop: LibUVEventLoop, realm: Realm, writer: IngestWriter, parser: RequestParser, statistics: DaemonStatistics,
          logger: Logger) {
@@ -219,6 +219,6 @@ final class DaemonContext {
         self.parser = parser
         self.statistics = statistics
         self.logger = logger
-        sharedSerialization = SharedSerialization(loop: loop)
+        sharedQueries = SharedQueries(loop: loop)
     }
 }

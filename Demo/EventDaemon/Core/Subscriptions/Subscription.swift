@@ -24,6 +24,9 @@ import StrataSupport
 /// arrive meanwhile wait, in order, until the last page went (counted against
 /// ``DaemonLimits/maxQueuedOutputBytes``).
 ///
+/// Subscriptions with the same query, sort and key paths share one ``SharedQuery``: one notifier
+/// and one update line per commit for all of them.
+///
 /// The notifier worker's CPU time for this query is budgeted from the first computation on:
 /// ``DaemonLimits/initialBudgetMillis`` for the initial result, ``DaemonLimits/subscriptionBudgetMillis``
 /// for each commit (whether or not it changed the result). String tests and paths through maps,
@@ -32,13 +35,11 @@ import StrataSupport
 /// `subscriptionsCancelled`), which may come before the last page: nothing of the subscription
 /// follows it. Serialization on the loop is not budgeted (linear in the bytes the client
 /// receives). Lives on the daemon's loop thread.
-final class Subscription {
-    private var token: NotificationToken?
+final class Subscription: SharedQuery.Member {
+    /// The query this subscription is a member of (nil once cancelled).
+    private var query: SharedQuery?
     private weak var connection: ClientConnection?
     private let limits: DaemonLimits
-    /// Texts shared with the other subscriptions, and this one's key to them.
-    private let shared: SharedSerialization
-    private let signature: SharedSerialization.QuerySignature
     private let loop: LibUVEventLoop
     private let realm: Realm
     private let onCancelled: (DaemonStatistics.LimitCounter) -> Void
@@ -61,45 +62,42 @@ final class Subscription {
     ///   is invalid, or naming the key path that names no property (or has an empty component, or
     ///   goes past a value).
     init(realm: Realm, query: String, sort: String?, ascending: Bool, keyPaths: [String]?, limits: DaemonLimits,
-         shared: SharedSerialization, connection: ClientConnection,
+         queries: SharedQueries, connection: ClientConnection,
          onCancelled: @escaping (DaemonStatistics.LimitCounter) -> Void) throws(IngestRejection) {
         try QueryCost.check(query: query, sort: sort, limits: limits)
-        var results: Results<StoredEvent>
+        let signature = SharedSerialization.QuerySignature(query: query, sort: sort, ascending: ascending,
+                                                           keyPaths: keyPaths)
+        let shared = try queries.query(for: signature, keyPaths: keyPaths, limits: limits) { () throws(IngestRejection) in
+            try Self.results(of: realm, query: query, sort: sort, ascending: ascending)
+        }
+        self.connection = connection
+        self.limits = limits
+        self.onCancelled = onCancelled
+        guard let loop = LibUVEventLoop.current else { preconditionFailure("a subscription lives on the daemon's loop") }
+        self.loop = loop
+        self.realm = realm
+        self.query = shared
+        shared.join(self)
+    }
+
+    /// The results of `query` sorted by `sort`.
+    ///
+    /// - Throws: `bad_query` naming what is wrong with the query or the sort key path.
+    private static func results(of realm: Realm, query: String, sort: String?,
+                                ascending: Bool) throws(IngestRejection) -> Results<StoredEvent> {
         do {
-            results = try realm.objects(StoredEvent.self).filter(validating: query)
+            var results = try realm.objects(StoredEvent.self).filter(validating: query)
             if let sort {
                 // The key path goes into RQL text: it must be one key path, not more query.
-                guard Self.isPlainKeyPath(sort) else {
+                guard isPlainKeyPath(sort) else {
                     throw IngestRejection.badQuery("the sort key path '\(sort)' is not one key path: it must not be "
                                                    + "empty or hold spaces, commas or parentheses")
                 }
                 results = try results.filter(validating: "TRUEPREDICATE SORT(\(sort) \(ascending ? "ASC" : "DESC"))")
             }
+            return results
         } catch let rejection as IngestRejection {
             throw rejection
-        } catch {
-            throw .badQuery("\(error)")
-        }
-        self.connection = connection
-        self.limits = limits
-        self.shared = shared
-        signature = SharedSerialization.QuerySignature(query: query, sort: sort, ascending: ascending, keyPaths: keyPaths)
-        self.onCancelled = onCancelled
-        guard let loop = LibUVEventLoop.current else { preconditionFailure("a subscription lives on the daemon's loop") }
-        self.loop = loop
-        self.realm = realm
-        // Key paths come from the network: checked, never passed to the trapping `observe(keyPaths:)`.
-        // The notifier holds the initial result and each commit's evaluation (including one that
-        // changes nothing this subscription sees) to the budget, set before the worker sees the
-        // notifier; past it the notifier has stopped.
-        let subscription = WeakLoopBound(self, loop: loop)
-        let budget = ComputeBudget(perChange: limits.subscriptionBudget, initial: limits.initialBudget) { overrun in
-            subscription.execute { $0.cancelForCost(overrun) }
-        }
-        do {
-            token = try results.observe(validatingKeyPaths: keyPaths, budget: budget) { [weak self] change in
-                self?.handle(change)
-            }
         } catch {
             throw .badQuery("\(error)")
         }
@@ -110,37 +108,31 @@ final class Subscription {
         isCancelled = true
         heldBack = nil
         stopPaging()
-        token?.invalidate()
-        token = nil
+        query?.leave(self)
+        query = nil
     }
 
     deinit {
         paging?.timer.cancel()
-        token?.invalidate()
+        query?.leave(self)
     }
 
-    private func handle(_ change: RealmCollectionChange<Results<StoredEvent>>) {
+    // MARK: - SharedQuery.Member
+
+    func receiveInitial(_ frozen: Frozen<Results<StoredEvent>>) {
         guard !isCancelled else { return }
-        switch change {
-        case .initial(let results):
-            heldBack = []
-            startPaging(Frozen(results))
-        case .update(let results, let deletions, let insertions, let modifications):
-            // Built once per commit for every subscription of the same query (and each event's
-            // text once for all queries): see SharedSerialization.
-            let key = SharedSerialization.LineKey(query: signature, deletions: deletions, insertions: insertions,
-                                                  modifications: modifications)
-            let shared = self.shared
-            emit(shared.line(for: key) {
-                let modifiedNow = Self.newIndices(of: modifications, deletions: deletions, insertions: insertions)
-                let inserted = Self.objects(results, at: insertions, shared: shared)
-                let modified = Self.objects(results, at: modifiedNow, shared: shared)
-                return #"{"update":{"deletions":\#(deletions),"insertions":\#(insertions),"#
-                    + #""modifications":\#(modifications),"inserted":[\#(inserted)],"modified":[\#(modified)]}}"#
-            })
-        case .error(let error):
-            emit(#"{"error":\#(JSONValue.string("\(error)").text)}"#)
-        }
+        heldBack = []
+        startPaging(frozen)
+    }
+
+    func receive(line: String) {
+        guard !isCancelled else { return }
+        emit(line)
+    }
+
+    func queryExceededBudget(_ overrun: ComputeOverrun) {
+        query = nil   // the query stopped and let its members go
+        cancelForCost(overrun)
     }
 
     /// Sends an update line, or holds it back while the initial result is being paged.
@@ -265,24 +257,6 @@ final class Subscription {
     static func isPlainKeyPath(_ keyPath: String) -> Bool {
         !keyPath.isEmpty && !keyPath.unicodeScalars.contains {
             $0.properties.isWhitespace || $0 == "," || $0 == "(" || $0 == ")"
-        }
-    }
-
-    // MARK: - Serialization
-
-    private static func objects(_ results: Results<StoredEvent>, at indices: some Sequence<Int>,
-                                shared: SharedSerialization) -> String {
-        indices.map { shared.text(of: results[$0]) }.joined(separator: ",")
-    }
-
-    /// Where the rows modified (old indices) are in the new results.
-    static func newIndices(of modifications: [Int], deletions: [Int], insertions: [Int]) -> [Int] {
-        let deleted = Set(deletions)
-        return modifications.compactMap { old -> Int? in
-            guard !deleted.contains(old) else { return nil }
-            var new = old - deletions.prefix { $0 < old }.count
-            for insertion in insertions where insertion <= new { new += 1 }
-            return new
         }
     }
 }
