@@ -9,6 +9,8 @@ extension DaemonConfig {
         public static let maxBatch = 1...100_000
         /// `maxQueue`: queued events.
         public static let maxQueue = 1...10_000_000
+        /// `checkpointBytes`: from 64 KiB to 64 GiB.
+        public static let checkpointBytes = (64 << 10)...(64 << 30)
         /// `counters.windowSeconds`: up to a day.
         public static let windowSeconds = 1...86_400
         /// `limits.maxConnections`: each connection holds a descriptor and a session.
@@ -38,6 +40,7 @@ extension DaemonConfig {
         try Self.check("maxDepth", maxDepth, in: Bounds.maxDepth)
         try Self.check("maxBatch", maxBatch, in: Bounds.maxBatch)
         try Self.check("maxQueue", maxQueue, in: Bounds.maxQueue)
+        try Self.check("checkpointBytes", checkpointBytes, in: Bounds.checkpointBytes)
         try Self.check("counters.windowSeconds", counters.windowSeconds, in: Bounds.windowSeconds)
         try Self.check("limits.maxConnections", limits.maxConnections, in: Bounds.maxConnections)
         try Self.check("limits.maxQueuedOutputBytes", limits.maxQueuedOutputBytes, in: Bounds.maxQueuedOutputBytes)

@@ -113,5 +113,8 @@ extension DaemonStatistics {
         case authFailures
         /// Connections closed after `idleTimeoutSeconds` without a complete line.
         case idleDisconnected
+        /// Times accepting clients failed (no descriptor left: `EMFILE`, `ENFILE`); the clients
+        /// waiting then were closed unserved.
+        case acceptFailures
     }
 }
