@@ -56,12 +56,9 @@ struct EventDaemonCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "strata-eventd")
+        // Before the store opens and the connection cap is set; logged once the daemon runs (a
+        // refused start prints its one error line only).
         let descriptors = DescriptorLimit.raiseSoftLimit()
-        if descriptors.after != descriptors.before {
-            logger.info("raised the descriptor limit (RLIMIT_NOFILE) from \(descriptors.before) to \(descriptors.after)")
-        } else {
-            logger.info("descriptor limit (RLIMIT_NOFILE): \(descriptors.after)")
-        }
         var options = DaemonOptions()
         options.host = host
         options.port = port
@@ -85,6 +82,11 @@ struct EventDaemonCommand: ParsableCommand {
         }
         let daemon = try EventDaemon(options: options, logger: logger)
         try daemon.start()
+        if descriptors.after != descriptors.before {
+            logger.info("raised the descriptor limit (RLIMIT_NOFILE) from \(descriptors.before) to \(descriptors.after)")
+        } else {
+            logger.info("descriptor limit (RLIMIT_NOFILE): \(descriptors.after)")
+        }
         // The signal handlers first: a script may send SIGTERM as soon as it reads the port line,
         // and a signal that arrived between `SIG_IGN` and the dispatch source would be lost (the
         // daemon would run on, deaf to it).

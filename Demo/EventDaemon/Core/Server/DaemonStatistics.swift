@@ -113,8 +113,10 @@ extension DaemonStatistics {
         case authFailures
         /// Connections closed after `idleTimeoutSeconds` without a complete line.
         case idleDisconnected
-        /// Times accepting clients failed (no descriptor left: `EMFILE`, `ENFILE`); the clients
-        /// waiting then were closed unserved.
+        /// Times accepting clients failed with an error libuv passed on (for lack of
+        /// descriptors: when its own spare descriptor was gone too, and the listener's closed the
+        /// clients waiting unserved; see `StreamListener`). Clients libuv closes itself for lack of
+        /// descriptors are not counted.
         case acceptFailures
     }
 }

@@ -128,6 +128,7 @@ public final class EventDaemon: @unchecked Sendable {
             throw error
         }
         logger.info("listening on \(options.host):\(tcpPort)\(options.socketPath.map { " and \($0)" } ?? "")")
+        logLoweredConnectionLimit()
     }
 
     private func startOnLoop() throws -> Int {
