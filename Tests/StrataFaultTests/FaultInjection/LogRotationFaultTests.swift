@@ -45,6 +45,33 @@ struct LogRotationFaultTests {
         }
     }
 
+    @Test("a background checkpoint whose new log segment could not be opened is started again by a later commit, and succeeds")
+    func backgroundCheckpointIsRetried() throws {
+        try withTemporaryDirectory(prefix: "strata-rotation") { directory in
+            let segments = directory.name + "/store.strata.log."
+            defer { StorageFaults.shared.removeRules(matching: segments) }
+            var configuration = StoreConfiguration.file(directory.file("store.strata"), durability: .full)
+            configuration.checkpointThreshold = 4_096
+            try withReleasedStore(configuration) { store in
+                try Ledger.createTables(in: store)
+                StorageFaults.shared.inject(.fail(errno: EMFILE), on: .open, matching: segments)
+                // Commits pass the threshold; the first background checkpoint fails to rotate, a
+                // commit at least a second later starts another, which succeeds.
+                var id: Int64 = 0
+                let checkpointed = waitUntil(timeout: 60) {
+                    id += 1
+                    try? Ledger.commit(id, to: store)
+                    return store.statistics.checkpoints > 0
+                }
+                #expect(checkpointed, "\(String(describing: store.statistics.lastCheckpointError))")
+                #expect(store.statistics.lastCheckpointError?.contains("logRotationFailed") == true,
+                        "\(String(describing: store.statistics.lastCheckpointError))")
+                #expect(!StorageFaults.shared.isArmed(matching: segments))
+                #expect(Ledger.contents(of: store.currentSnapshot).commits == Set(0...id))
+            }
+        }
+    }
+
     @Test("a failed sync of the new segment, after its file was opened, still poisons the store")
     func segmentSyncFails() throws {
         try withTemporaryDirectory(prefix: "strata-rotation") { directory in
