@@ -24,6 +24,7 @@ struct DaemonConfigTests {
         ("limits:\n  pageTimeoutSeconds: 9223372036854775807", "limits.pageTimeoutSeconds"),
         ("limits:\n  subscriptionBudgetMillis: 9223372036854775807", "limits.subscriptionBudgetMillis"),
         ("limits:\n  maxQueuedOutputBytes: 10", "limits.maxQueuedOutputBytes"),
+        ("checkpointBytes: 1024", "checkpointBytes"), ("checkpointBytes: 9223372036854775807", "checkpointBytes"),
     ])
     func outOfRange(yaml: String, key: String) {
         let refused = error(yaml)
