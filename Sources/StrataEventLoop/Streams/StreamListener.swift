@@ -19,19 +19,20 @@ import CLibUV
 /// Loop-confined: create, use and close it on the loop thread. Loop shutdown closes it (and
 /// every connection) too.
 ///
-/// When a client cannot be accepted for lack of descriptors (`EMFILE`, `ENFILE`), the clients
-/// waiting are accepted and closed at once with a descriptor the listener holds in reserve for
-/// that (as libuv does with its own, which a descriptor opened by another thread meanwhile may
-/// have taken), so the loop neither spins on a listening socket that stays readable nor dies;
-/// ``onAcceptError`` hears of it, and accepting resumes once descriptors free up.
+/// When a client cannot be accepted for lack of descriptors (`EMFILE`, `ENFILE`), libuv frees a
+/// descriptor it keeps in reserve, accepts and closes the clients waiting, and takes it back.
+/// When that reserve is gone (another thread took the freed slot meanwhile), libuv passes the
+/// error on and would try again at once, as long as the listening socket stays readable: the
+/// listener then does the same with a spare descriptor of its own, so the loop neither spins nor
+/// dies, and ``onAcceptError`` hears of it. Accepting resumes once descriptors free up.
 package final class StreamListener {
     private let handle: StreamHandle
     private let accept: (StreamConnection) -> Void
     private let isUnix: Bool
     /// The bound TCP port (useful after binding port 0); 0 for a Unix socket.
     package private(set) var port: Int = 0
-    /// Called on the loop thread when accepting a client failed (`EMFILE`, `ENFILE`, …), after
-    /// the clients waiting were closed.
+    /// Called on the loop thread when accepting a client failed with an error libuv passed on
+    /// (`EMFILE`, `ENFILE` when its own reserve was gone: after the clients waiting were closed).
     package var onAcceptError: ((LibUVEventLoopError) -> Void)?
     /// The descriptor kept to make room for closing waiting clients when none is left (-1: none).
     private var spareDescriptor: Int32 = -1
