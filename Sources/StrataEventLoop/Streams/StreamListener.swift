@@ -117,9 +117,10 @@ package final class StreamListener {
         spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
-    /// Accepting failed: for lack of descriptors, closes the clients waiting (libuv accepts again
-    /// at once, as long as the listening socket is readable), then reports the error.
-    private func acceptFailed(_ status: Int32) {
+    /// Accepting failed (`status`: libuv's negative error code): for lack of descriptors, closes
+    /// the clients waiting (libuv accepts again at once, as long as the listening socket is
+    /// readable), then reports the error. Called on the loop thread.
+    func acceptFailed(_ status: Int32) {
         if status == UV_EMFILE.rawValue || status == UV_ENFILE.rawValue { closeWaitingClients() }
         onAcceptError?(LibUVEventLoopError(code: status, operation: "accept"))
     }
