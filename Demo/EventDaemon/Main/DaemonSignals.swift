@@ -18,7 +18,8 @@ final class DaemonSignals {
         init(_ number: Int32) {
             switch number {
             case SIGUSR1: self = .logStats
-            case SIGHUP: self = .ignore("SIGHUP ignored: the configuration is read at start only; restart to apply a change")
+            case SIGHUP:
+                self = .ignore("SIGHUP ignored: the configuration is read at start only; restart to apply a change")
             case SIGUSR2: self = .ignore("SIGUSR2 ignored (SIGUSR1 logs the stats; SIGTERM, SIGINT or SIGQUIT stop)")
             default: self = .drainAndStop
             }

@@ -115,6 +115,7 @@ extension Store {
         state.withLockedValue {
             $0.checkpoints += 1
             $0.checkpointRetryAfter = nil
+            $0.failedCheckpointsInARow = 0
         }
     }
 
@@ -124,7 +125,9 @@ extension Store {
     /// process is stopped in its checkpoints. A failure is kept in ``statistics`` and the open
     /// goes on (a later commit retries the checkpoint).
     func checkpointIfTheRecoveredLogIsLarge() {
-        guard let files, !configuration.readOnly, files.log.totalSize > configuration.checkpointThreshold else { return }
+        guard let files, !configuration.readOnly, files.log.totalSize > configuration.checkpointThreshold else {
+            return
+        }
         do {
             try checkpoint()
         } catch {
@@ -132,24 +135,30 @@ extension Store {
         }
     }
 
-    /// Records a failed checkpoint for ``statistics``; after a failed log rotation (nothing was
-    /// written, see ``StrataError/Code/logRotationFailed``), commits do not start another one for
-    /// ``checkpointRetryInterval``, so that a lack of descriptors does not cost a sync per commit.
+    /// Records a failed checkpoint for ``statistics``, and holds commits off starting another
+    /// for ``checkpointRetryDelay(afterFailures:)``: the log stays over the threshold after a
+    /// failure (a failed log rotation, see ``StrataError/Code/logRotationFailed``, or pages that
+    /// could not be written after the rotation), and a retry at every commit would cost a sync
+    /// per commit, and a new log segment per commit when the rotation succeeds.
     private func noteCheckpointFailure(_ error: any Error) {
         state.withLockedValue {
             $0.lastCheckpointError = "\(error)"
-            if (error as? StrataError)?.code == .logRotationFailed {
-                $0.checkpointRetryAfter = ContinuousClock.now + Self.checkpointRetryInterval
-            }
+            $0.failedCheckpointsInARow += 1
+            let delay = Self.checkpointRetryDelay(afterFailures: $0.failedCheckpointsInARow)
+            $0.checkpointRetryAfter = ContinuousClock.now + delay
         }
     }
 
-    /// How long after a failed log rotation commits wait before they start another checkpoint.
-    static let checkpointRetryInterval: Duration = .seconds(1)
+    /// How long after the `failures`-th failed checkpoint in a row commits wait before they start
+    /// another: 1 s, doubling with each failure, at most a minute.
+    static func checkpointRetryDelay(afterFailures failures: Int) -> Duration {
+        min(.seconds(1 << min(max(failures - 1, 0), 6)), .seconds(60))
+    }
 
     /// Starts a background checkpoint when the log has grown past the threshold (every segment
-    /// since the last checkpoint, see ``CommitLog/totalSize``), or the leaves changed since the last checkpoint take more memory than the cache allows
-    /// them (see ``NodeCache/dirtyLimit``). Called by a writer after its commit, holding nothing;
+    /// since the last checkpoint, see ``CommitLog/totalSize``), or the leaves changed since the
+    /// last checkpoint take more memory than the cache allows them (see ``NodeCache/dirtyLimit``),
+    /// unless one the store started failed too recently (see `noteCheckpointFailure`). Called by a writer after its commit, holding nothing;
     /// when the changed leaves pass twice the limit while a checkpoint writes its pages (writers
     /// outpacing it), the writer waits for that checkpoint, which needs nothing from writers by
     /// then, so that they stay bounded.

@@ -64,8 +64,10 @@ package final class Store: @unchecked Sendable {
         /// Whether ``claimFirstOpen()`` has been called.
         var firstOpenClaimed = false
         var lastCheckpointError: String?
-        /// Set when a log rotation failed: no commit starts a checkpoint before then.
+        /// Set when a checkpoint the store started failed: no commit starts one before then.
         var checkpointRetryAfter: ContinuousClock.Instant?
+        /// The checkpoints the store started that failed since the last one that succeeded.
+        var failedCheckpointsInARow = 0
     }
 
     /// Opens (creating if needed) the store described by `configuration`, recovering it from its

@@ -72,6 +72,29 @@ struct LogRotationFaultTests {
         }
     }
 
+    @Test("background checkpoints that keep failing after their rotation are retried after a growing delay, not at every commit: the log does not gain a segment per commit")
+    func failingCheckpointsBackOff() throws {
+        try withTemporaryDirectory(prefix: "strata-rotation") { directory in
+            let pageFile = directory.name + "/store.strata$"
+            defer { StorageFaults.shared.removeRules(matching: pageFile) }
+            var configuration = StoreConfiguration.file(directory.file("store.strata"), durability: .full)
+            configuration.checkpointThreshold = 4_096
+            try withReleasedStore(configuration) { store in
+                try Ledger.createTables(in: store)
+                StorageFaults.shared.inject(.fail(errno: EIO), on: .write, matching: pageFile, count: 1_000_000)
+                for id: Int64 in 1...200 { try Ledger.commit(id, to: store) }
+                let statistics = store.statistics
+                #expect(statistics.checkpoints == 0)
+                #expect(statistics.lastCheckpointError != nil)
+                // One segment per failed attempt (each rotated first): a few, after 1 s, 2 s, 4 s…
+                #expect(statistics.logSegments < 20, "\(statistics.logSegments) log segments after 200 commits")
+                StorageFaults.shared.removeRules(matching: pageFile)
+                try store.checkpoint()
+                #expect(store.statistics.logSegments == 1)
+            }
+        }
+    }
+
     @Test("a failed sync of the new segment, after its file was opened, still poisons the store")
     func segmentSyncFails() throws {
         try withTemporaryDirectory(prefix: "strata-rotation") { directory in

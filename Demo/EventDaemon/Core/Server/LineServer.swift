@@ -59,7 +59,9 @@ final class LineServer {
             guard let self, self.acceptFailureLogged.map({ now - $0 >= .seconds(1) }) ?? true else { return }
             self.acceptFailureLogged = now
             let open = context.openConnections
-            context.logger.warning("could not accept clients (\(error)): closed the clients waiting; \(open) connections are open")
+            context.logger.warning("""
+                could not accept clients (\(error)): closed the clients waiting; \(open) connections are open
+                """)
         }
     }
 
