@@ -75,6 +75,8 @@ struct DaemonConfigTests {
     @Test("empty lists and names that would make the daemon useless or ambiguous are refused", arguments: [
         ("types: []", "types"), ("types: [login, '']", "types[1]"),
         ("alerts:\n  - name: ''\n    query: TRUEPREDICATE", "alerts[0].name"),
+        // An alert's id is `<rule>:<event id>`: rules `a` and `a:b` would give events `b:c` and `c` one id.
+        ("alerts:\n  - name: 'a:b'\n    query: TRUEPREDICATE", "alerts[0].name"),
         ("alerts:\n  - name: a\n    query: TRUEPREDICATE\n  - name: a\n    query: FALSEPREDICATE", "alerts[1].name"),
     ])
     func uselessLists(yaml: String, key: String) {

@@ -6,12 +6,14 @@
 /// limits:
 ///   maxConnections: 1024             # more clients get one error line and are closed
 ///   maxQueuedOutputBytes: 8388608    # a client that reads slower than its replies are produced is disconnected
+///   maxTotalQueuedOutputBytes: 268435456  # past this in all, a client holding more than its share is disconnected
 ///   initialPageBytes: 262144         # a subscription's initial result is sent in pages of about this size
 ///   pageTimeoutSeconds: 30           # a client that leaves a page unread this long is disconnected
 ///   idleTimeoutSeconds: 300          # a client that completes no line this long (and has no subscription) is closed
 ///   maxQueryBytes: 4096              # longer subscription queries are refused
 ///   maxPatternLength: 256            # longer LIKE / CONTAINS / BEGINSWITH / ENDSWITH operands are refused
 ///   subscriptionBudgetMillis: 50     # notifier CPU one subscription may use per commit before it is cancelled
+///   keepaliveSeconds: 60             # a silent TCP peer is probed after this; one that vanished is closed
 /// ```
 public struct DaemonLimits: Codable, Sendable, Equatable {
     /// Connections open at once (TCP and Unix socket together).
@@ -19,6 +21,10 @@ public struct DaemonLimits: Codable, Sendable, Equatable {
     /// Reply bytes one connection may have waiting to be written (libuv's write queue plus the
     /// updates held back while an initial result is paged).
     public var maxQueuedOutputBytes = 8 << 20
+    /// Reply bytes all connections together may have waiting to be written: past it, a
+    /// connection holding more than its share (this limit divided by the open connections) is
+    /// disconnected as a slow reader when it is next written to.
+    public var maxTotalQueuedOutputBytes = 256 << 20
     /// The size at which a page of an initial result is closed (a larger object goes alone).
     public var initialPageBytes = 256 << 10
     /// How long a page of an initial result may wait for the client to read it; then the client
@@ -38,6 +44,11 @@ public struct DaemonLimits: Codable, Sendable, Equatable {
     /// The CPU time the notifier worker may spend evaluating one commit (or several merged) for
     /// one subscription; past it the subscription is cancelled.
     public var subscriptionBudgetMillis = 50
+    /// How long a TCP connection may be silent before the kernel starts probing its peer (TCP
+    /// keepalive, then a probe every ``keepaliveProbeInterval``, ``keepaliveProbes`` times): a
+    /// peer that vanished without closing (power, network, a NAT's timeout) is noticed and its
+    /// connection closed, subscribed or not, within `keepaliveSeconds` plus a minute.
+    public var keepaliveSeconds = 60
 
     /// Subscriptions per connection: a connection has one; a new `subscribe` replaces it.
     public static let subscriptionsPerConnection = 1
@@ -58,13 +69,20 @@ public struct DaemonLimits: Codable, Sendable, Equatable {
         }
         maxConnections = try positive(.maxConnections, defaults.maxConnections)
         maxQueuedOutputBytes = try positive(.maxQueuedOutputBytes, defaults.maxQueuedOutputBytes)
+        maxTotalQueuedOutputBytes = try positive(.maxTotalQueuedOutputBytes, defaults.maxTotalQueuedOutputBytes)
         initialPageBytes = try positive(.initialPageBytes, defaults.initialPageBytes)
         pageTimeoutSeconds = try positive(.pageTimeoutSeconds, defaults.pageTimeoutSeconds)
         idleTimeoutSeconds = try positive(.idleTimeoutSeconds, defaults.idleTimeoutSeconds)
         maxQueryBytes = try positive(.maxQueryBytes, defaults.maxQueryBytes)
         maxPatternLength = try positive(.maxPatternLength, defaults.maxPatternLength)
         subscriptionBudgetMillis = try positive(.subscriptionBudgetMillis, defaults.subscriptionBudgetMillis)
+        keepaliveSeconds = try positive(.keepaliveSeconds, defaults.keepaliveSeconds)
     }
+
+    /// The time between two keepalive probes of a silent TCP peer.
+    static let keepaliveProbeInterval = Duration.seconds(10)
+    /// Unanswered keepalive probes after which a TCP peer counts as gone.
+    static let keepaliveProbes = 6
 
     /// The per-commit budget of a subscription.
     var subscriptionBudget: Duration { .milliseconds(subscriptionBudgetMillis) }

@@ -12,6 +12,9 @@ import Yams
 /// types: [login, purchase]   # accepted event types (omit: any)
 /// counters:
 ///   windowSeconds: 60        # per-type and per-source counts over this sliding window
+///   topKeys: 20              # the largest counts listed by `stats` (the rest: byTypeOther, bySourceOther)
+///   maxKeys: 1000            # distinct keys tracked per counter (further keys count as other)
+///   maxKeyBytes: 256         # longer types and sources are cut to this many bytes
 /// alerts:
 ///   - name: big-purchase
 ///     query: "type == 'purchase' AND payload['amount'] > 1000"
@@ -43,9 +46,20 @@ public struct DaemonConfig: Codable, Sendable, Equatable {
     public var limits = DaemonLimits()
 
     /// The sliding window of the per-type and per-source counts.
+    ///
+    /// Types and sources come from clients, so what is tracked is bounded: at most `maxKeys`
+    /// distinct keys in the window (events of further keys count as other), each at most
+    /// `maxKeyBytes` long (longer ones are cut), and `stats` lists the `topKeys` largest counts
+    /// with the rest in `byTypeOther` / `bySourceOther`.
     public struct Counters: Codable, Sendable, Equatable {
         /// The window, in seconds.
         public var windowSeconds: Int = 60
+        /// How many of the largest counts the `stats` reply lists per counter.
+        public var topKeys: Int = 20
+        /// The most distinct keys tracked per counter in the window.
+        public var maxKeys: Int = 1_000
+        /// The longest key tracked, in UTF-8 bytes (a longer one is cut and ends in `…`).
+        public var maxKeyBytes: Int = 256
         public init() {}
     }
 
@@ -93,6 +107,10 @@ extension DaemonConfig.Counters {
     public init(from decoder: any Decoder) throws {
         try ConfigKey.refuseUnknown(in: decoder, known: CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        windowSeconds = try container.decodeIfPresent(Int.self, forKey: .windowSeconds) ?? 60
+        let defaults = Self()
+        windowSeconds = try container.decodeIfPresent(Int.self, forKey: .windowSeconds) ?? defaults.windowSeconds
+        topKeys = try container.decodeIfPresent(Int.self, forKey: .topKeys) ?? defaults.topKeys
+        maxKeys = try container.decodeIfPresent(Int.self, forKey: .maxKeys) ?? defaults.maxKeys
+        maxKeyBytes = try container.decodeIfPresent(Int.self, forKey: .maxKeyBytes) ?? defaults.maxKeyBytes
     }
 }

@@ -68,7 +68,8 @@ final class ClientSession {
             case .subscribe(let query, let sort, let ascending, let keyPaths):
                 // The new subscription first: when it fails, the one that worked stays.
                 let replacement = try Subscription(realm: context.realm, query: query, sort: sort, ascending: ascending,
-                                                   keyPaths: keyPaths, limits: context.limits, connection: connection) {
+                                                   keyPaths: keyPaths, limits: context.limits,
+                                                   shared: context.sharedSerialization, connection: connection) {
                     [weak self] in self?.subscriptionCancelled()
                 }
                 if let previous = subscription { previous.cancel() } else { context.statistics.noteSubscribers(1) }
@@ -111,10 +112,17 @@ final class ClientSession {
         context.logger.warning("ingest queue full: refused \(refused.count) event(s)")
     }
 
-    /// The client ended its input: close after the last reply, unless it has a subscription
-    /// (a half-closed client may still read its stream).
+    /// The client ended its input: its subscription ends and the connection closes after the
+    /// last reply. A peer that closed its socket and one that only shut down its writing side
+    /// look the same until something is written to them, and a subscription whose result never
+    /// changes may write nothing for ever: a client that wants its stream keeps its side open.
     func inputEnded() {
         inputHasEnded = true
+        if subscription != nil {
+            subscription?.cancel()
+            subscription = nil
+            context.statistics.noteSubscribers(-1)
+        }
         closeIfAnswered()
     }
 
@@ -191,6 +199,11 @@ final class DaemonContext {
     var limits = DaemonLimits()
     /// Connections open on every listener (against ``DaemonLimits/maxConnections``).
     var openConnections = 0
+    /// Reply bytes queued for writing on every connection together (against
+    /// ``DaemonLimits/maxTotalQueuedOutputBytes``).
+    var queuedOutputBytes = 0
+    /// Update lines and event texts shared by the subscriptions.
+    let sharedSerialization: SharedSerialization
 
     init(loop: LibUVEventLoop, realm: Realm, writer: IngestWriter, parser: RequestParser, statistics: DaemonStatistics,
          logger: Logger) {
@@ -200,5 +213,6 @@ final class DaemonContext {
         self.parser = parser
         self.statistics = statistics
         self.logger = logger
+        sharedSerialization = SharedSerialization(loop: loop)
     }
 }

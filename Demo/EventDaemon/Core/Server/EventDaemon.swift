@@ -66,7 +66,7 @@ public final class EventDaemon: @unchecked Sendable {
             Logger(label: "strata-eventd.audit").error("audit event not written: \(error)")
         }
         self.configuration = configuration
-        statistics = DaemonStatistics(windowSeconds: options.config.counters.windowSeconds)
+        statistics = DaemonStatistics(counters: options.config.counters)
         let relay = StoreFailureRelay()
         writer = IngestWriter(configuration: configuration, config: options.config, statistics: statistics, logger: logger,
                               onStoreFailure: { reason in relay.daemon?.storeFailed(reason) })

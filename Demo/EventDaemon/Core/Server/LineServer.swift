@@ -112,6 +112,9 @@ final class LineServer {
             return
         }
         context.openConnections += 1
+        // A peer that vanishes without closing is noticed even on a connection nothing is written to.
+        connection.enableKeepalive(idle: .seconds(context.limits.keepaliveSeconds),
+                                   interval: DaemonLimits.keepaliveProbeInterval, probes: DaemonLimits.keepaliveProbes)
         let id = ObjectIdentifier(connection)
         context.statistics.noteConnections(1)
         let writer = LineWriter(connection, context: context)
@@ -201,11 +204,29 @@ private final class LineWriter: ClientConnection {
 
     func send(_ line: String, whenWritten: (() -> Void)?) {
         guard let connection else { return }
-        // A client that went away: close, which ends its subscription.
-        connection.write(Array(line.utf8) + [UInt8(ascii: "\n")]) { [weak connection] error in
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        let count = bytes.count
+        let context = self.context
+        context.queuedOutputBytes += count
+        // A client that went away: close, which ends its subscription. The completion runs for
+        // every write, written, failed or dropped at the close, so the total stays exact.
+        connection.write(bytes) { [weak connection] error in
+            context.queuedOutputBytes -= count
             if error != nil { connection?.abort() } else { whenWritten?() }
         }
-        if connection.queuedWriteBytes > context.limits.maxQueuedOutputBytes { dropSlowReader() }
+        let queued = connection.queuedWriteBytes
+        if queued > context.limits.maxQueuedOutputBytes || isOverFairShare(queued) { dropSlowReader() }
+    }
+
+    /// Whether the output of every connection together passed
+    /// ``DaemonLimits/maxTotalQueuedOutputBytes`` and this one holds more than its share of it:
+    /// a thousand clients that never read must not hold a thousand times the per-connection
+    /// limit, while a client that reads keeps its connection.
+    private func isOverFairShare(_ queued: Int) -> Bool {
+        let limit = context.limits.maxTotalQueuedOutputBytes
+        guard context.queuedOutputBytes > limit else { return false }
+        return queued > limit / max(1, context.openConnections)
     }
 
     var queuedBytes: Int { connection?.queuedWriteBytes ?? 0 }
@@ -214,8 +235,10 @@ private final class LineWriter: ClientConnection {
         guard !dropped, let connection else { return }
         dropped = true
         context.statistics.noteLimit(.slowReadersDisconnected)
-        let limit = context.limits.maxQueuedOutputBytes
-        context.logger.warning("disconnected a client that does not read its replies (over \(limit) bytes queued)")
+        let limit = context.limits.maxQueuedOutputBytes, total = context.limits.maxTotalQueuedOutputBytes
+        let reason = "disconnected a client that does not read its replies (\(queuedBytes) bytes queued; "
+            + "limits: \(limit) per connection, its share of \(total) in all)"
+        context.logger.warning("\(reason)")
         connection.abort()
     }
 

@@ -30,6 +30,9 @@ final class Subscription {
     private var token: NotificationToken?
     private weak var connection: ClientConnection?
     private let limits: DaemonLimits
+    /// Texts shared with the other subscriptions, and this one's key to them.
+    private let shared: SharedSerialization
+    private let signature: SharedSerialization.QuerySignature
     private let loop: LibUVEventLoop
     private let onCancelled: () -> Void
     /// Update lines waiting for the last page of the initial result (nil when no initial result
@@ -45,25 +48,42 @@ final class Subscription {
     /// cancels itself for going over its budget.
     ///
     /// - Throws: ``IngestRejection`` `query_too_long` or `pattern_too_long` (see ``QueryCost``),
-    ///   or `bad_query` naming the position when the RQL or the sort key path is invalid.
+    ///   or `bad_query` naming the position when the RQL or the sort key path is invalid, or
+    ///   naming the key path that names no property (or has an empty component, or goes past a
+    ///   value).
     init(realm: Realm, query: String, sort: String?, ascending: Bool, keyPaths: [String]?, limits: DaemonLimits,
-         connection: ClientConnection, onCancelled: @escaping () -> Void) throws(IngestRejection) {
+         shared: SharedSerialization, connection: ClientConnection,
+         onCancelled: @escaping () -> Void) throws(IngestRejection) {
         try QueryCost.check(query: query, sort: sort, limits: limits)
         var results: Results<StoredEvent>
         do {
             results = try realm.objects(StoredEvent.self).filter(validating: query)
             if let sort {
+                // The key path goes into RQL text: it must be one key path, not more query.
+                guard Self.isPlainKeyPath(sort) else {
+                    throw IngestRejection.badQuery("the sort key path '\(sort)' is not one key path: it must not be "
+                                                   + "empty or hold spaces, commas or parentheses")
+                }
                 results = try results.filter(validating: "TRUEPREDICATE SORT(\(sort) \(ascending ? "ASC" : "DESC"))")
             }
+        } catch let rejection as IngestRejection {
+            throw rejection
         } catch {
             throw .badQuery("\(error)")
         }
         self.connection = connection
         self.limits = limits
+        self.shared = shared
+        signature = SharedSerialization.QuerySignature(query: query, sort: sort, ascending: ascending, keyPaths: keyPaths)
         self.onCancelled = onCancelled
         guard let loop = LibUVEventLoop.current else { preconditionFailure("a subscription lives on the daemon's loop") }
         self.loop = loop
-        token = results.observe(keyPaths: keyPaths) { [weak self] change in self?.handle(change) }
+        // Key paths come from the network: checked, never passed to the trapping `observe(keyPaths:)`.
+        do {
+            token = try results.observe(validatingKeyPaths: keyPaths) { [weak self] change in self?.handle(change) }
+        } catch {
+            throw .badQuery("\(error)")
+        }
         // The notifier worker holds each commit's evaluation to the budget, including one that
         // changes nothing this subscription sees; past it the notifier has stopped.
         let subscription = WeakLoopBound(self, loop: loop)
@@ -91,12 +111,18 @@ final class Subscription {
             heldBack = []
             buildPage(0, from: 0, of: Frozen(results))
         case .update(let results, let deletions, let insertions, let modifications):
-            let modifiedNow = Self.newIndices(of: modifications, deletions: deletions, insertions: insertions)
-            let inserted = Self.objects(results, at: insertions)
-            let modified = Self.objects(results, at: modifiedNow)
-            let line = #"{"update":{"deletions":\#(deletions),"insertions":\#(insertions),"#
-                + #""modifications":\#(modifications),"inserted":[\#(inserted)],"modified":[\#(modified)]}}"#
-            emit(line)
+            // Built once per commit for every subscription of the same query (and each event's
+            // text once for all queries): see SharedSerialization.
+            let key = SharedSerialization.LineKey(query: signature, deletions: deletions, insertions: insertions,
+                                                  modifications: modifications)
+            let shared = self.shared
+            emit(shared.line(for: key) {
+                let modifiedNow = Self.newIndices(of: modifications, deletions: deletions, insertions: insertions)
+                let inserted = Self.objects(results, at: insertions, shared: shared)
+                let modified = Self.objects(results, at: modifiedNow, shared: shared)
+                return #"{"update":{"deletions":\#(deletions),"insertions":\#(insertions),"#
+                    + #""modifications":\#(modifications),"inserted":[\#(inserted)],"modified":[\#(modified)]}}"#
+            })
         case .error(let error):
             emit(#"{"error":\#(JSONValue.string("\(error)").text)}"#)
         }
@@ -176,10 +202,19 @@ final class Subscription {
         cancel()
     }
 
+    /// Whether `keyPath` can only be read as one key path inside `SORT(… ASC)`: not empty, and
+    /// no whitespace, comma or parenthesis, which would end it and go on with more of the query.
+    static func isPlainKeyPath(_ keyPath: String) -> Bool {
+        !keyPath.isEmpty && !keyPath.unicodeScalars.contains {
+            $0.properties.isWhitespace || $0 == "," || $0 == "(" || $0 == ")"
+        }
+    }
+
     // MARK: - Serialization
 
-    private static func objects(_ results: Results<StoredEvent>, at indices: some Sequence<Int>) -> String {
-        indices.map { results[$0].customEventRepresentation() }.joined(separator: ",")
+    private static func objects(_ results: Results<StoredEvent>, at indices: some Sequence<Int>,
+                                shared: SharedSerialization) -> String {
+        indices.map { shared.text(of: results[$0]) }.joined(separator: ",")
     }
 
     /// Where the rows modified (old indices) are in the new results.
