@@ -86,7 +86,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "strata-crash-worker",
-            dependencies: ["StrataEngine"],
+            dependencies: ["StrataEngine", "StrataStorage"],
             path: "Tests/CrashWorker",
             swiftSettings: strictSettings
         ),

@@ -27,6 +27,7 @@ struct DaemonConfigTests {
         ("limits:\n  initialBudgetMillis: 9223372036854775807", "limits.initialBudgetMillis"),
         ("limits:\n  maxTotalPatternLength: 9223372036854775807", "limits.maxTotalPatternLength"),
         ("limits:\n  maxPinnedBytes: 10", "limits.maxPinnedBytes"),
+        ("checkpointBytes: 1024", "checkpointBytes"), ("checkpointBytes: 9223372036854775807", "checkpointBytes"),
     ])
     func outOfRange(yaml: String, key: String) {
         let refused = error(yaml)

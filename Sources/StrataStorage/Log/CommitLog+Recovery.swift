@@ -101,6 +101,7 @@ extension CommitLog {
         var last: (segment: LogSegment, file: POSIXFile, scan: Scan, size: Int, reservedOnly: Bool)?
         var unwrittenNewest: LogSegment?
         var kept: [LogSegment] = []
+        var keptBytes: UInt64 = 0
         for (index, segment) in live.enumerated() {
             let isLast = index == live.count - 1
             let file = try POSIXFile(path: segment.path, mode: .readWriteCreate)
@@ -131,6 +132,7 @@ extension CommitLog {
             base = scan.lastVersion
             previousSealed = scan.sealed
             kept.append(segment)
+            keptBytes += UInt64(scan.end)
             // Zeros after the last record are space reserved for appends (see `preallocate`), kept;
             // anything else there is a torn tail, cut off.
             let reservedOnly = bytes.withUnsafeBytes { LogSegment.isZero(UnsafeRawBufferPointer(rebasing: $0[scan.end...])) }
@@ -178,7 +180,8 @@ extension CommitLog {
         }
         let current = Current(file: last.file, segments: kept, appendOffset: end, lastVersion: last.scan.lastVersion,
                               chain: last.scan.chain, syncedLength: end, markedLength: end,
-                              allocatedLength: end + (last.reservedOnly ? UInt64(last.size) - end : 0))
+                              allocatedLength: end + (last.reservedOnly ? UInt64(last.size) - end : 0),
+                              sealedBytes: keptBytes - end)
         return (CommitLog(storePath: storePath, storeID: storeID, current: current),
                 Recovery(records: records, truncatedBytes: truncated))
     }

@@ -9,6 +9,8 @@ extension DaemonConfig {
         public static let maxBatch = 1...100_000
         /// `maxQueue`: queued events.
         public static let maxQueue = 1...10_000_000
+        /// `checkpointBytes`: from 64 KiB to 64 GiB.
+        public static let checkpointBytes = (64 << 10)...(64 << 30)
         /// `counters.windowSeconds`: up to a day.
         public static let windowSeconds = 1...86_400
         /// `counters.topKeys`: the counts one `stats` reply lists per counter.
@@ -54,6 +56,7 @@ extension DaemonConfig {
         try Self.check("maxDepth", maxDepth, in: Bounds.maxDepth)
         try Self.check("maxBatch", maxBatch, in: Bounds.maxBatch)
         try Self.check("maxQueue", maxQueue, in: Bounds.maxQueue)
+        try Self.check("checkpointBytes", checkpointBytes, in: Bounds.checkpointBytes)
         try Self.check("counters.windowSeconds", counters.windowSeconds, in: Bounds.windowSeconds)
         try Self.check("counters.topKeys", counters.topKeys, in: Bounds.topKeys)
         try Self.check("counters.maxKeys", counters.maxKeys, in: Bounds.maxKeys)

@@ -8,6 +8,7 @@ import Yams
 /// maxDepth: 32               # deeper JSON nesting is refused
 /// maxBatch: 512              # events per group commit
 /// maxQueue: 20000            # queued events before clients get "overloaded"
+/// checkpointBytes: 67108864  # the commit log size at which a checkpoint starts
 /// types: [login, purchase]   # accepted event types (omit: any)
 /// counters:
 ///   windowSeconds: 60        # per-type and per-source counts over this sliding window
@@ -32,6 +33,9 @@ public struct DaemonConfig: Codable, Sendable, Equatable {
     public var maxBatch: Int = 512
     /// The most events queued for the writer; beyond it clients get `overloaded`.
     public var maxQueue: Int = 20_000
+    /// The size of the store's commit log (every segment since the last checkpoint) at which a
+    /// checkpoint starts in the background (the Realm's `checkpointLogBytes`).
+    public var checkpointBytes: Int = 64 << 20
     /// The event types accepted (nil: any).
     public var types: [String]?
     /// The per-type and per-source counters.
@@ -90,6 +94,7 @@ public struct DaemonConfig: Codable, Sendable, Equatable {
         maxDepth = try container.decodeIfPresent(Int.self, forKey: .maxDepth) ?? defaults.maxDepth
         maxBatch = try container.decodeIfPresent(Int.self, forKey: .maxBatch) ?? defaults.maxBatch
         maxQueue = try container.decodeIfPresent(Int.self, forKey: .maxQueue) ?? defaults.maxQueue
+        checkpointBytes = try container.decodeIfPresent(Int.self, forKey: .checkpointBytes) ?? defaults.checkpointBytes
         types = try container.decodeIfPresent([String].self, forKey: .types)
         counters = try container.decodeIfPresent(Counters.self, forKey: .counters) ?? defaults.counters
         alerts = try container.decodeIfPresent([AlertRule].self, forKey: .alerts) ?? []

@@ -156,5 +156,10 @@ extension DaemonStatistics {
         case stalledPagesDisconnected
         /// Initial results whose paging was cancelled after `maxPinnedBytes` of later commits.
         case pagingCancelled
+        /// Times accepting clients failed with an error libuv passed on (for lack of
+        /// descriptors: when its own spare descriptor was gone too, and the listener's closed the
+        /// clients waiting unserved; see `StreamListener`). Clients libuv closes itself for lack of
+        /// descriptors are not counted.
+        case acceptFailures
     }
 }

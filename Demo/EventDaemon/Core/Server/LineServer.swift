@@ -9,6 +9,8 @@ final class LineServer {
     private var accepting = true
     /// The repeating check for idle connections.
     private var idleSweep: TimerHandle?
+    /// When a failed accept was last logged (at most one line a second).
+    private var acceptFailureLogged: ContinuousClock.Instant?
 
     /// One open connection (held here while it is open) and when it last completed a line.
     private final class Client {
@@ -48,6 +50,21 @@ final class LineServer {
         }
     }
 
+    /// Counts every failed accept (no descriptor left: the clients waiting were closed
+    /// unserved, see ``StreamListener``) and logs one line a second at most.
+    private func reportAcceptFailures(context: DaemonContext) {
+        listener.onAcceptError = { [weak self] error in
+            context.statistics.noteLimit(.acceptFailures)
+            let now = ContinuousClock.now
+            guard let self, self.acceptFailureLogged.map({ now - $0 >= .seconds(1) }) ?? true else { return }
+            self.acceptFailureLogged = now
+            let open = context.openConnections
+            context.logger.warning("""
+                could not accept clients (\(error)): closed the clients waiting; \(open) connections are open
+                """)
+        }
+    }
+
     /// The TCP port (0 for a Unix socket).
     var boundPort: Int { listener.port }
 
@@ -62,6 +79,7 @@ final class LineServer {
         let server = LineServer(listener: listener)
         box.server = server
         server.watchIdleClients(on: loop, context: context)
+        server.reportAcceptFailures(context: context)
         return server
     }
 
@@ -74,6 +92,7 @@ final class LineServer {
         let server = LineServer(listener: listener)
         box.server = server
         server.watchIdleClients(on: loop, context: context)
+        server.reportAcceptFailures(context: context)
         return server
     }
 
