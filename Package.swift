@@ -86,7 +86,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "strata-crash-worker",
-            dependencies: ["StrataEngine"],
+            dependencies: ["StrataEngine", "StrataStorage"],
             path: "Tests/CrashWorker",
             swiftSettings: strictSettings
         ),
@@ -120,7 +120,9 @@ let package = Package(
             name: "StrataEventdTests", dependencies: ["StrataEventd", "StrataStorage", "StrataTestSupport", "strata-eventd"],
             swiftSettings: strictSettings),
         .testTarget(name: "StrataNotifyTests", dependencies: ["StrataNotify", "StrataTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV", "StrataTestSupport"],
+            swiftSettings: strictSettings),
         // libFuzzer on the commit log, checkpoint and changeset decoders (STRATA_FUZZ_DECODER picks one).
         .executableTarget(
             name: "strata-storage-fuzz", dependencies: ["StrataEngine", "StrataStorage", "StrataFuzzSupport"], path: "Sources/StrataStorageFuzz",

@@ -37,6 +37,10 @@ public struct StrataError: Error, CustomStringConvertible, Sendable {
         public static let alreadyOpenInAnotherProcess = Code("alreadyOpenInAnotherProcess")
         /// An earlier `fsync` failed; the store refuses further writes until it is reopened.
         public static let poisoned = Code("poisoned")
+        /// A new commit log segment could not be created (no file descriptor left, no space for
+        /// a new file): nothing was written, so the store stays usable and commits go on in the
+        /// current segment; the checkpoint that needed the new segment did not run and is retried.
+        public static let logRotationFailed = Code("logRotationFailed")
         /// Pinning one more version would exceed `maximumNumberOfActiveVersions`.
         public static let tooManyActiveVersions = Code("tooManyActiveVersions")
         /// A write was attempted on a store opened read-only.

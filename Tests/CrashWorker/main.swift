@@ -6,7 +6,12 @@
 // while a new page file is written and renamed over the store (checkpoints run in the background
 // on the small threshold the parent gives).
 //
-// usage: strata-crash-worker <path> <full|normal> <checkpointThreshold>
+// usage: strata-crash-worker <path> <full|normal> <checkpointThreshold> [stall-in-checkpoint]
+//
+// With `stall-in-checkpoint`, the worker does not compact, and the first checkpoint that writes
+// the page file after the store opened (the log rotated, the pages half written: the checkpoint
+// window) prints "checkpointing" and stops there, so that the parent's kill lands in it; the
+// checkpoint the open itself may run is not stopped.
 //
 // With `open` in place of the durability and threshold, it only opens the store read-write,
 // prints "opened" and exits 0 (the second-process tests' probe: 1 and "worker error: ..." on
@@ -15,6 +20,7 @@
 import Glibc
 #endif
 import StrataEngine
+import StrataStorage
 
 /// How many of the newest entries the worker keeps (kept in step with the crash test).
 let window: Int64 = 100
@@ -47,9 +53,25 @@ if arguments.count == 3, arguments[2] == "open" {
         exit(1)
     }
 }
-guard arguments.count == 4, let threshold = UInt64(arguments[3]) else {
-    say("usage: strata-crash-worker <path> (<full|normal> <checkpointThreshold> | open)", to: 2)
+guard arguments.count == 4 || (arguments.count == 5 && arguments[4] == "stall-in-checkpoint"),
+      let threshold = UInt64(arguments[3]) else {
+    say("usage: strata-crash-worker <path> (<full|normal> <checkpointThreshold> [stall-in-checkpoint] | open)", to: 2)
     exit(2)
+}
+let stallsInCheckpoint = arguments.count == 5
+
+/// Stops the thread that first writes the page file, after saying "checkpointing": the parent
+/// then kills the process in the middle of that checkpoint.
+final class CheckpointStall: StorageObserver {
+    let pageFile: String
+
+    init(pageFile: String) { self.pageFile = pageFile }
+
+    func storage(_ event: StorageEvent) {
+        guard case .wrote(let path, _, _) = event, path == pageFile else { return }
+        say("checkpointing")
+        while true { pause() }
+    }
 }
 
 do {
@@ -57,6 +79,7 @@ do {
     configuration.checkpointThreshold = threshold
     configuration.cacheSize = 32 << 10  // evictions go on while the worker is killed
     let store = try Store.open(configuration)
+    if stallsInCheckpoint { StorageFaults.shared.install(observer: CheckpointStall(pageFile: arguments[1])) }
     let (counters, entries) = try store.write { tx -> (TableKey, TableKey) in
         if let counters = tx.snapshot.tableKey(named: "Counter"), let entries = tx.snapshot.tableKey(named: "Entry") {
             return (counters, entries)
@@ -86,7 +109,7 @@ do {
         }
         say("ack \(n)")
         // Now and then a compaction, so that kills land in it too (a new file renamed over the store).
-        if n % 97 == 0 { try store.compact() }
+        if n % 97 == 0 && !stallsInCheckpoint { try store.compact() }
     }
 } catch {
     say("worker error: \(error)", to: 2)

@@ -110,10 +110,16 @@ struct StoreVerificationTests {
         try withTemporaryDirectory { directory in
             let path = directory.file("header.strata")
             _ = try Self.makeStore(at: path, count: 100, updates: 0)
-            // Two more checkpoints: the log the older slot needs is gone.
+            // Two more checkpoints, each after a commit (so each starts a new log segment): the log
+            // the older slot needs is gone.
             try withStore(.file(path)) { store in
-                try store.checkpoint()
-                try store.checkpoint()
+                let table = try #require(store.currentSnapshot.table(named: "Counter")?.key)
+                for value in Int64(1)...2 {
+                    try store.write { tx in
+                        try tx.setValue(.int(value), at: PropertyPath(table: table, object: ObjectKey(0), column: 1))
+                    }
+                    try store.checkpoint()
+                }
             }
             let slot = Int(try PageFile.open(path: path, options: .init(cacheBytes: 0, readOnly: true)).header.slot)
             try damageHeaderSlot(slot, ofStoreAt: path)

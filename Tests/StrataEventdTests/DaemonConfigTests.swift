@@ -24,6 +24,10 @@ struct DaemonConfigTests {
         ("limits:\n  pageTimeoutSeconds: 9223372036854775807", "limits.pageTimeoutSeconds"),
         ("limits:\n  subscriptionBudgetMillis: 9223372036854775807", "limits.subscriptionBudgetMillis"),
         ("limits:\n  maxQueuedOutputBytes: 10", "limits.maxQueuedOutputBytes"),
+        ("limits:\n  initialBudgetMillis: 9223372036854775807", "limits.initialBudgetMillis"),
+        ("limits:\n  maxTotalPatternLength: 9223372036854775807", "limits.maxTotalPatternLength"),
+        ("limits:\n  maxPinnedBytes: 10", "limits.maxPinnedBytes"),
+        ("checkpointBytes: 1024", "checkpointBytes"), ("checkpointBytes: 9223372036854775807", "checkpointBytes"),
     ])
     func outOfRange(yaml: String, key: String) {
         let refused = error(yaml)
@@ -74,6 +78,8 @@ struct DaemonConfigTests {
     @Test("empty lists and names that would make the daemon useless or ambiguous are refused", arguments: [
         ("types: []", "types"), ("types: [login, '']", "types[1]"),
         ("alerts:\n  - name: ''\n    query: TRUEPREDICATE", "alerts[0].name"),
+        // An alert's id is `<rule>:<event id>`: rules `a` and `a:b` would give events `b:c` and `c` one id.
+        ("alerts:\n  - name: 'a:b'\n    query: TRUEPREDICATE", "alerts[0].name"),
         ("alerts:\n  - name: a\n    query: TRUEPREDICATE\n  - name: a\n    query: FALSEPREDICATE", "alerts[1].name"),
     ])
     func uselessLists(yaml: String, key: String) {

@@ -23,11 +23,14 @@ final class DaemonProcess {
     }
 
     /// Starts the daemon on a free port with `config` (YAML) and `extraArguments`, and waits
-    /// until it listens.
-    init(dataPath: String, config: String? = nil, socketPath: String? = nil, extraArguments: [String] = []) throws {
+    /// until it listens. With `descriptorLimit`, the daemon runs with that `RLIMIT_NOFILE`, soft
+    /// and hard (so it cannot raise it): a shell sets it, then becomes the daemon (same process).
+    init(dataPath: String, config: String? = nil, socketPath: String? = nil, extraArguments: [String] = [],
+         logLevel: String = "warning", descriptorLimit: Int? = nil) throws {
         self.dataPath = dataPath
-        process.executableURL = try Self.locate()
-        var arguments = ["--port", "0", "--data", dataPath, "--log-level", "warning"]
+        let executable = try Self.locate()
+        process.executableURL = executable
+        var arguments = ["--port", "0", "--data", dataPath, "--log-level", logLevel]
         if let config {
             let configPath = dataPath + ".yaml"
             try config.write(toFile: configPath, atomically: true, encoding: .utf8)
@@ -35,6 +38,11 @@ final class DaemonProcess {
         }
         if let socketPath { arguments += ["--socket", socketPath] }
         process.arguments = arguments + extraArguments
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", #"ulimit -n \#(descriptorLimit) && exec "$0" "$@""#, executable.path]
+                + arguments + extraArguments
+        }
         process.environment = Self.environment
         let output = Pipe()
         process.standardOutput = output
@@ -84,12 +92,26 @@ final class DaemonProcess {
     }
 
     private func recordLog(_ failure: String) {
-        let log = (try? String(contentsOfFile: dataPath + ".log", encoding: .utf8)) ?? ""
         Issue.record("\(failure); the end of its log:\n\(log.suffix(4_000))")
     }
 
     /// Sends `signal` (e.g. SIGHUP) to the daemon.
     func send(signal: Int32) { Foundation.kill(process.processIdentifier, signal) }
+
+    /// The daemon's log so far (its standard error).
+    var log: String { (try? String(contentsOfFile: dataPath + ".log", encoding: .utf8)) ?? "" }
+
+    /// The sequence numbers of the store's log segments on disk, in order: a checkpoint rotates
+    /// the log to a higher one and removes those it covers.
+    var logSegmentSequences: [UInt64] {
+        let directory = (dataPath as NSString).deletingLastPathComponent
+        let prefix = (dataPath as NSString).lastPathComponent + ".log."
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.compactMap { name in
+            guard name.hasPrefix(prefix), name.count == prefix.count + 16 else { return nil }
+            return UInt64(name.dropFirst(prefix.count), radix: 16)
+        }.sorted()
+    }
 
     /// Whether the daemon is still running.
     var isRunning: Bool { process.exitStatus == nil }

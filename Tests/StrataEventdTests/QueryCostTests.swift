@@ -29,6 +29,39 @@ struct QueryCostTests {
         try QueryCost.check(query: "source ==", sort: nil, limits: limits)     // the parse error comes later
     }
 
+    @Test("patterns each within the limit are refused when together they pass the total limit, wherever they sit",
+          arguments: [
+              "source LIKE '*123456' OR type LIKE '123456*' OR source CONTAINS '1234567'",
+              "source ENDSWITH {'1234567', '1234567', '1234567'}",
+              "source BEGINSWITH '1234567' AND SUBQUERY(payload, $x, $x LIKE '1234567' OR $x LIKE '1234567').@count > 0",
+          ])
+    func totalPatternLengthRefused(query: String) {
+        var limits = limits
+        limits.maxTotalPatternLength = 20
+        #expect(throws: IngestRejection.patternsTooLong(21, count: 3, limit: 20)) {
+            try QueryCost.check(query: query, sort: nil, limits: limits)
+        }
+    }
+
+    @Test("patterns that add up to the total limit pass, and other operands do not count")
+    func totalPatternLengthWithin() throws {
+        var limits = limits
+        limits.maxTotalPatternLength = 16
+        try QueryCost.check(query: "source LIKE '*1234567' OR type CONTAINS '12345678' OR source == '123456789'",
+                            sort: nil, limits: limits)
+    }
+
+    @Test("by default the audit's fourteen ORed LIKE patterns of 250 characters are refused up front")
+    func auditQueryRefusedByDefault() {
+        let pattern = "*" + String(repeating: "a", count: 248) + "b"
+        let query = (0..<14).map { _ in "payload['text'] LIKE '\(pattern)'" }.joined(separator: " OR ")
+        var limits = DaemonLimits()
+        limits.maxQueryBytes = 1 << 20
+        #expect(throws: IngestRejection.patternsTooLong(14 * 250, count: 14, limit: 1_024)) {
+            try QueryCost.check(query: query, sort: nil, limits: limits)
+        }
+    }
+
     @Test("the query length counts the sort key path too")
     func queryLength() {
         let query = "source == '\(String(repeating: "x", count: 180))'"
@@ -63,11 +96,17 @@ struct DaemonLimitsConfigTests {
           maxConnections: 7
           maxQueuedOutputBytes: 4096
           subscriptionBudgetMillis: 20
+          maxTotalPatternLength: 300
+          initialBudgetMillis: 250
+          maxPinnedBytes: 1048576
         """)
         var expected = DaemonLimits()
         expected.maxConnections = 7
         expected.maxQueuedOutputBytes = 4_096
         expected.subscriptionBudgetMillis = 20
+        expected.maxTotalPatternLength = 300
+        expected.initialBudgetMillis = 250
+        expected.maxPinnedBytes = 1 << 20
         #expect(config.limits == expected)
         #expect(try DaemonConfig.load(yaml: "maxDepth: 4").limits == DaemonLimits())
         #expect { try DaemonConfig.load(yaml: "limits:\n  maxPatternLength: 0\n") } throws: { error in

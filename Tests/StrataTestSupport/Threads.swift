@@ -97,3 +97,14 @@ public func onAnotherThread(_ body: @escaping @Sendable () throws -> Void) -> [S
 public func monotonicSeconds() -> Double {
     Double(DispatchTime.now().uptimeNanoseconds) / 1e9
 }
+
+/// Carries a non-Sendable value to another thread (a loop thread, a worker) in a test that waits
+/// for that thread's closure, so the value is never used on two threads at once.
+public final class UncheckedBox<T>: @unchecked Sendable {
+    // Safety: the tests that use it hand the value over and wait (a semaphore, the harness's
+    // `run`), so no two threads touch it at once.
+    /// The value carried.
+    public var value: T
+    /// A box holding `value`.
+    public init(_ value: T) { self.value = value }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Strata
 import Testing
+import StrataTestSupport
 
 // The README's notification example, kept compiling and running; `print` is replaced by a log
 // the test reads.

@@ -52,7 +52,7 @@ struct EventDaemonCommand: ParsableCommand {
 
     func run() throws {
         // A write to a client that has gone must fail with EPIPE, never end the daemon (the loop
-        // blocks SIGPIPE on its thread too); SIGHUP is ignored and logged (see SignalStop).
+        // blocks SIGPIPE on its thread too); SIGHUP is ignored and logged (see DaemonSignals).
         signal(SIGPIPE, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
         guard let level = Logger.Level(rawValue: logLevel) else {
@@ -64,6 +64,9 @@ struct EventDaemonCommand: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "strata-eventd")
+        // Before the store opens and the connection cap is set; logged once the daemon runs (a
+        // refused start prints its one error line only).
+        let descriptors = DescriptorLimit.raiseSoftLimit()
         var options = DaemonOptions()
         options.host = host
         options.port = port
@@ -94,10 +97,15 @@ struct EventDaemonCommand: ParsableCommand {
         if verify { try StoreCheck.verifyAtStart(dataPath: dataPath, logger: logger) }
         let daemon = try EventDaemon(options: options, logger: logger)
         try daemon.start()
+        if descriptors.after != descriptors.before {
+            logger.info("raised the descriptor limit (RLIMIT_NOFILE) from \(descriptors.before) to \(descriptors.after)")
+        } else {
+            logger.info("descriptor limit (RLIMIT_NOFILE): \(descriptors.after)")
+        }
         // The signal handlers first: a script may send SIGTERM as soon as it reads the port line,
         // and a signal that arrived between `SIG_IGN` and the dispatch source would be lost (the
         // daemon would run on, deaf to it).
-        let signals = SignalStop(daemon: daemon, logger: logger)
+        let signals = DaemonSignals(daemon: daemon, logger: logger)
         // The port line lets scripts and tests find a daemon started with --port 0.
         emit(#"{"listening":\#(daemon.tcpPort)}"#)
         if demo { DemoMode(daemon: daemon, authToken: options.authToken, logger: logger).start() }
@@ -107,43 +115,6 @@ struct EventDaemonCommand: ParsableCommand {
             throw DaemonError("the store refuses writes (\(failure)); every acknowledged event is on disk: "
                               + "restart to recover")
         }
-    }
-}
-
-/// Stops the daemon cleanly on SIGTERM or SIGINT: stop accepting, commit and acknowledge what
-/// was received, close the connections. SIGHUP is ignored (logged): the daemon does not reload
-/// its configuration; restart it to apply a change.
-final class SignalStop {
-    private let sources: [any DispatchSourceSignal]
-
-    init(daemon: EventDaemon, logger: Logger) {
-        let queue = DispatchQueue(label: "strata-eventd.signals")
-        let once = StopOnce()
-        sources = [SIGTERM, SIGINT, SIGHUP].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                guard number != SIGHUP else {
-                    logger.notice("SIGHUP ignored: the configuration is read at start only; restart to apply a change")
-                    return
-                }
-                guard once.first() else { return }
-                logger.notice("signal \(number): draining and stopping")
-                daemon.stop()
-            }
-            source.resume()
-            return source
-        }
-    }
-}
-
-/// True exactly once.
-private final class StopOnce: @unchecked Sendable {
-    // Safety: only touched on the signal queue, which is serial.
-    private var done = false
-    func first() -> Bool {
-        defer { done = true }
-        return !done
     }
 }
 

@@ -25,10 +25,13 @@ public struct SingleMapEntry<Key: _MapKey, Value: RealmCollectionValue>: Hashabl
 /// `@Persisted var scores: Map<String, Int>` property. Object values must be optional
 /// (`Map<String, Dog?>`); deleting a linked object leaves its key with a nil value.
 ///
-/// Keys iterate in ascending order. A key that starts with `$` or contains `.` is refused: the
-/// write is cancelled and `write {}` throws `Realm.Error.invalidInput`.
+/// Keys are told apart and ordered by their UTF-8 bytes, managed or not, as in Realm (`"café"`
+/// precomposed and decomposed are two keys), and iterate in ascending order. A key that starts
+/// with `$` or contains `.` is refused: the write is cancelled and `write {}` throws
+/// `Realm.Error.invalidInput`.
 public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, CustomStringConvertible {
-    private var unmanaged: [Key: Value]
+    /// An unmanaged map's entries, keyed by the keys' bytes as a managed map is.
+    private var unmanaged: [ByteKey: Value]
     let location: CollectionLocation?
 
     /// Creates an empty, unmanaged map.
@@ -61,7 +64,9 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
 
     /// The keys, ascending.
     public var keys: [Key] {
-        guard location != nil else { return unmanaged.keys.sorted() }
+        guard location != nil else {
+            return unmanaged.keys.map(\.key).sorted { $0._rlmKey.utf8.lexicographicallyPrecedes($1._rlmKey.utf8) }
+        }
         return stored.keys.map(Key.init(_rlmKey:))
     }
 
@@ -73,7 +78,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     /// - Complexity: O(log n) to read.
     public subscript(key: Key) -> Value? {
         get {
-            guard let location else { return unmanaged[key] }
+            guard let location else { return unmanaged[ByteKey(key)] }
             return stored[key._rlmKey].map { Value._rlmFromStored($0, location.elementContext(.key(key._rlmKey))) }
         }
         set {
@@ -84,7 +89,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     /// Sets the value for `key`.
     public func updateValue(_ value: Value, forKey key: Key) {
         guard let location else {
-            unmanaged[key] = value
+            unmanaged[ByteKey(key)] = value
             return
         }
         if let failure = Self.invalidKey(key._rlmKey) {
@@ -107,7 +112,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     /// Removes the entry for `key`, if any.
     public func removeObject(for key: Key) {
         guard let location else {
-            unmanaged[key] = nil
+            unmanaged[ByteKey(key)] = nil
             return
         }
         location.mutate("modify", granular: { transaction, path in
@@ -128,6 +133,23 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
         location.mutate("modify", granular: { transaction, path in
             try transaction.dictionaryClear(in: path)
         }, whole: { current in current = .dictionary(ValueMap()) })
+    }
+
+    /// A key compared and hashed by its UTF-8 bytes, as a managed map and Realm compare keys:
+    /// `"café"` with U+00E9 and with `e` + U+0301 are two keys (Swift's `String` equality would
+    /// make them one, so an unmanaged map would lose an entry that a managed one keeps).
+    struct ByteKey: Hashable {
+        let key: Key
+
+        init(_ key: Key) { self.key = key }
+
+        static func == (left: ByteKey, right: ByteKey) -> Bool {
+            left.key._rlmKey.utf8.elementsEqual(right.key._rlmKey.utf8)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            for byte in key._rlmKey.utf8 { hasher.combine(byte) }
+        }
     }
 
     /// Adds the entries of `other`; for a key already present, `combine` picks the value.
@@ -188,7 +210,12 @@ extension Map: _Persistable {
 
     public static func _rlmFromAny(_ value: Any) -> Self? {
         if let map = value as? Self {
-            return _rlmFromAny(Dictionary(uniqueKeysWithValues: map.asKeyValueSequence().map { ($0.key._rlmKey, $0.value as Any) }))
+            // Entry by entry, not through a Swift dictionary: keys that are one text in two
+            // Unicode forms are two keys to a map (it compares bytes, as Realm does) but one to
+            // `Dictionary`, which would trap on them.
+            let copy = Self()
+            for (key, element) in map.asKeyValueSequence() { copy[key] = element }
+            return copy
         }
         guard let dictionary = value as? [String: Any] else { return nil }
         let map = Self()

@@ -103,7 +103,9 @@ struct DynamicValueConverter {
         case .link(let link): return DynamicObject(source: source, table: link.table, key: link.key, migration: migration)
         case .list(let elements), .set(let elements): return elements.map { any($0, source: source) as Any }
         case .dictionary(let map):
-            return Dictionary(uniqueKeysWithValues: map.map { ($0.0, any($0.1, source: source) as Any) })
+            // A Swift dictionary merges keys that are one text in two Unicode forms, which a map
+            // keeps apart (it compares bytes): the first in the map's order is kept, never a trap.
+            return Dictionary(map.map { ($0.0, any($0.1, source: source) as Any) }, uniquingKeysWith: { first, _ in first })
         }
     }
 

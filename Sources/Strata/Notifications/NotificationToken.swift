@@ -24,7 +24,8 @@ public class NotificationToken {
     /// CPU time, for services that must not let one observer starve the others: past it (the
     /// query gives up early where it can), the change is dropped, the token delivers nothing
     /// more, and `onExceeded` runs on the worker thread with the time spent; invalidate the
-    /// token then. The initial result is not held to the budget. Does nothing for tokens
+    /// token then. The initial result is not held to the budget (pass a budget to
+    /// `observe(keyPaths:budget:_:)` for that: it is set before registration). Does nothing for tokens
     /// without a notifier of their own (`Realm.observe`). Not part of Realm's API.
     package func limitComputeCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {}
 

@@ -1,5 +1,6 @@
 import StrataEngine
 import StrataNotify
+import StrataSupport
 
 extension Realm {
     /// Registers a notifier computing with `computer`; `handle` runs on this Realm's scheduler
@@ -10,8 +11,11 @@ extension Realm {
     /// With `baselineAtRegistration` (object observers, which have no initial callback) the
     /// notifier starts from this Realm's version, so a commit that lands right after the
     /// registration is reported rather than folded into a first state computed later.
+    ///
+    /// With a `budget`, the notifier's computations are held to it from the first (the initial
+    /// state) on: it is set before the worker can see the notifier.
     func addNotifier<Computer: ChangeComputer>(
-        _ computer: Computer, baselineAtRegistration: Bool = false,
+        _ computer: Computer, baselineAtRegistration: Bool = false, budget: ComputeBudget? = nil,
         _ handle: @escaping (Notifier<Computer>.Delivery, _ isLocal: Bool) -> Void
     ) -> NotificationToken {
         verifyThread()
@@ -19,6 +23,7 @@ extension Realm {
         precondition(!isInWriteTransaction, "Cannot register notification blocks from within write transactions.")
         let notifier = baselineAtRegistration
             ? Notifier(computer, baselineAt: store.pin(again: pinnedForReading)) : Notifier(computer)
+        if let budget { notifier.limitCost(budget) }
         let state = self.state
         let registration = NotificationRegistration(notifier: notifier, state: state) { [weak state] version in
             guard let delivery = notifier.takeDelivery(at: version) else { return }
@@ -81,7 +86,10 @@ extension Realm {
     /// registration order.
     ///
     /// The version is `requested` (``refresh()``), or else the newest the worker prepared. A
-    /// notifier the worker has not brought there yet is computed here.
+    /// notifier the worker has not brought there yet is computed here, except the initial state
+    /// of one held to a budget (registered with `observe(keyPaths:budget:_:)`): that may be
+    /// costly, so only the worker computes it (its `.initial` comes after the worker's next
+    /// pass), and this thread, a service's event loop, is never held by it.
     ///
     /// - Returns: whether the Realm's version changed.
     @discardableResult
@@ -95,7 +103,8 @@ extension Realm {
         var settled = false
         while !settled {
             settled = true
-            for registration in registrations where !registration.isInvalidated {
+            for registration in registrations
+            where !registration.isInvalidated && !registration.notifier.awaitsInitialFromWorker {
                 registration.notifier.prepare(to: pin, store: store)
             }
             for registration in registrations where !registration.isInvalidated {

@@ -2,6 +2,7 @@ import Dispatch
 import StrataEngine
 import StrataNotify
 import StrataQuery
+import StrataSupport
 
 extension RealmCollection {
     /// Registers a block called with the collection's changes, as Realm Swift's
@@ -52,17 +53,7 @@ extension RealmCollection {
                 }
             }
         }
-        let results = _asResults
-        let collection = self
-        return results.source.addNotifier(results.query, realm: results.owner, keyPaths: keyPaths,
-                                          cache: results.cache) { change in
-            switch change {
-            case nil: block(.initial(collection))
-            case let change?:
-                block(.update(collection, deletions: change.deletions, insertions: change.insertions,
-                              modifications: change.modifications))
-            }
-        }
+        return observe(keyPaths: keyPaths, budget: nil, block)
     }
 }
 
@@ -83,9 +74,10 @@ extension List where Element: ObjectBase {
 }
 
 extension ResultsSource {
-    /// Registers the notifier that fits this source and query; `deliver` gets nil for the
-    /// initial delivery and the change set after.
+    /// Registers the notifier that fits this source and query, held to `budget` from its
+    /// initial state on; `deliver` gets nil for the initial delivery and the change set after.
     func addNotifier(_ query: ParsedQuery, realm: Realm, keyPaths: [String]?, cache: ResultsCache,
+                     budget: ComputeBudget? = nil,
                      deliver: @escaping (CollectionChangeSet?) -> Void) -> NotificationToken {
         let snapshot = realm.readSnapshot
         switch self {
@@ -94,7 +86,7 @@ extension ResultsSource {
             let watch = info.map { KeyPathFilter(realm: realm).collectionNode(keyPaths, for: $0) } ?? .deep(depth: 4)
             if TableResultsComputer.supports(query, tableName: className, in: snapshot) {
                 let computer = TableResultsComputer(query: query, tableName: className, watch: watch)
-                return realm.addNotifier(computer) { delivery, _ in
+                return realm.addNotifier(computer, budget: budget) { delivery, _ in
                     // The results read the notifier's matches until the Realm moves on.
                     switch delivery {
                     case .initial(let matches?), .change(let matches?, _, _, _):
@@ -110,14 +102,15 @@ extension ResultsSource {
                       let compiled = try? CompiledQuery(query, snapshot: snapshot, table: table) else { return [] }
                 return compiled.run(on: snapshot).map { .link(ObjectLink(table: table, key: $0)) }
             }
-            return realm.addCollectionNotifier(KeyListComputer(inputs: nil, watch: watch, read: read), deliver)
+            return realm.addCollectionNotifier(KeyListComputer(inputs: nil, watch: watch, read: read), budget: budget,
+                                               deliver)
         case .collection(let base):
             let watch = base.objectClass.map { KeyPathFilter(realm: realm).collectionNode(keyPaths, for: ClassInfo.known($0)) }
             let location = base.location
             let path = location.propertyPath
             let isPlain = query == ParsedQuery(predicate: .constant(true)) && location.path.isEmpty && base.backlinks == nil
             if isPlain, case .list? = snapshot.table(path.table)?.value(of: path.object, column: path.column) {
-                return realm.addCollectionNotifier(ListComputer(path: path, watch: watch), deliver)
+                return realm.addCollectionNotifier(ListComputer(path: path, watch: watch), budget: budget, deliver)
             }
             let reader = base.snapshotReader(realm: realm)
             let read: @Sendable (Snapshot) -> [StrataEngine.Value] = { snapshot in
@@ -129,7 +122,8 @@ extension ResultsSource {
                 guard let compiled = try? CompiledQuery(query, snapshot: snapshot, table: table) else { return [] }
                 return compiled.run(on: snapshot, base: keys).map { .link(ObjectLink(table: table, key: $0)) }
             }
-            return realm.addCollectionNotifier(KeyListComputer(inputs: nil, watch: watch, read: read), deliver)
+            return realm.addCollectionNotifier(KeyListComputer(inputs: nil, watch: watch, read: read), budget: budget,
+                                               deliver)
         }
     }
 }
@@ -171,11 +165,12 @@ extension CollectionBase {
 }
 
 extension Realm {
-    /// Registers a collection notifier whose delivery is nil (initial) or a change set.
+    /// Registers a collection notifier (held to `budget`) whose delivery is nil (initial) or a
+    /// change set.
     func addCollectionNotifier<Computer: ChangeComputer>(
-        _ computer: Computer, _ deliver: @escaping (CollectionChangeSet?) -> Void
+        _ computer: Computer, budget: ComputeBudget? = nil, _ deliver: @escaping (CollectionChangeSet?) -> Void
     ) -> NotificationToken where Computer.Change == CollectionChangeSet {
-        addNotifier(computer) { delivery, _ in
+        addNotifier(computer, budget: budget) { delivery, _ in
             switch delivery {
             case .initial: deliver(nil)
             case .change(_, let change, _, _): deliver(change)

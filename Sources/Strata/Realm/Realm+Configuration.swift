@@ -78,6 +78,12 @@ extension Realm {
         /// once it is used, which works but reads the file for every access. The first open of a file in the
         /// process decides it for every Realm of that file. See <doc:Durability>.
         public var cacheSize: Int = StoreConfiguration.defaultCacheSize
+        /// The size of the commit log, in bytes, past which a checkpoint starts in the background
+        /// (Strata's own setting; Realm writes its file in place and has no log): 64 MiB by
+        /// default. The log holds every commit since the last checkpoint, so this bounds what
+        /// an open after a crash reads back; a smaller value checkpoints more often. The first
+        /// open of a file in the process decides it. See <doc:Durability>.
+        public var checkpointLogBytes: UInt64 = 64 << 20
 
         /// Creates a configuration; every parameter has Realm's default.
         public init(
@@ -125,6 +131,7 @@ extension Realm {
             var configuration = StoreConfiguration(location: location, durability: durability, readOnly: readOnly,
                                                    cacheSize: cacheSize)
             configuration.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions.map { Int($0) }
+            configuration.checkpointThreshold = checkpointLogBytes
             return configuration
         }
     }

@@ -61,7 +61,7 @@ extension Realm {
             switch error.code {
             case .fileNotFound: return .fileNotFound
             case .fileExists: return .fileExists
-            case .fileAccess, .poisoned:
+            case .fileAccess, .poisoned, .logRotationFailed:
                 switch error.errno {
                 case 28?: return .outOfDiskSpace  // ENOSPC
                 case 1?, 13?, 30?: return .filePermissionDenied  // EPERM, EACCES, EROFS

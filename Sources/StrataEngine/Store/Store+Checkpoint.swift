@@ -14,7 +14,9 @@ extension Store {
     /// one), waits for it first.
     ///
     /// - Throws: ``StrataError/Code/fileAccess`` when a file cannot be written (the previous
-    ///   checkpoint and the log stay valid).
+    ///   checkpoint and the log stay valid); ``StrataError/Code/logRotationFailed`` when the new
+    ///   log segment cannot be created (no descriptor left, no space for a new file): nothing
+    ///   was written, commits go on in the current segment, and a later checkpoint retries.
     package func checkpoint() throws {
         guard let files else { return }
         // One checkpoint at a time: a call made while one runs waits for it, then writes its own
@@ -91,7 +93,10 @@ extension Store {
             try files.log.sync()
             publishPending(upTo: writerHead.version)
             snapshot = writerHead
-            try files.log.rotate()
+            // A current segment without records (a crash stopped the previous checkpoint right
+            // after its rotation) already starts at this version: the checkpoint names it, and
+            // repeated crashes in the checkpoint window add no segment.
+            if !files.log.currentSegmentIsEmpty { try files.log.rotate() }
             // The leaves changed so far are this checkpoint's to write (see `NodeCache.dirtyBytes`).
             dirtyBytes = files.cache?.takeDirtyBytes() ?? 0
         }
@@ -107,12 +112,53 @@ extension Store {
             throw error
         }
         try files.log.removeSealedSegments()
-        state.withLockedValue { $0.checkpoints += 1 }
+        state.withLockedValue {
+            $0.checkpoints += 1
+            $0.checkpointRetryAfter = nil
+            $0.failedCheckpointsInARow = 0
+        }
     }
 
-    /// Starts a background checkpoint when the current log segment has grown past the threshold,
-    /// or the leaves changed since the last checkpoint take more memory than the cache allows
-    /// them (see ``NodeCache/dirtyLimit``). Called by a writer after its commit, holding nothing;
+    /// After recovery: checkpoints at once when the log the store was recovered from is larger
+    /// than ``StoreConfiguration/checkpointThreshold`` (a crash stopped the checkpoint that
+    /// would have trimmed it), so that the next open reads a bounded log, however often the
+    /// process is stopped in its checkpoints. A failure is kept in ``statistics`` and the open
+    /// goes on (a later commit retries the checkpoint).
+    func checkpointIfTheRecoveredLogIsLarge() {
+        guard let files, !configuration.readOnly, files.log.totalSize > configuration.checkpointThreshold else {
+            return
+        }
+        do {
+            try checkpoint()
+        } catch {
+            noteCheckpointFailure(error)
+        }
+    }
+
+    /// Records a failed checkpoint for ``statistics``, and holds commits off starting another
+    /// for ``checkpointRetryDelay(afterFailures:)``: the log stays over the threshold after a
+    /// failure (a failed log rotation, see ``StrataError/Code/logRotationFailed``, or pages that
+    /// could not be written after the rotation), and a retry at every commit would cost a sync
+    /// per commit, and a new log segment per commit when the rotation succeeds.
+    private func noteCheckpointFailure(_ error: any Error) {
+        state.withLockedValue {
+            $0.lastCheckpointError = "\(error)"
+            $0.failedCheckpointsInARow += 1
+            let delay = Self.checkpointRetryDelay(afterFailures: $0.failedCheckpointsInARow)
+            $0.checkpointRetryAfter = ContinuousClock.now + delay
+        }
+    }
+
+    /// How long after the `failures`-th failed checkpoint in a row commits wait before they start
+    /// another: 1 s, doubling with each failure, at most a minute.
+    static func checkpointRetryDelay(afterFailures failures: Int) -> Duration {
+        min(.seconds(1 << min(max(failures - 1, 0), 6)), .seconds(60))
+    }
+
+    /// Starts a background checkpoint when the log has grown past the threshold (every segment
+    /// since the last checkpoint, see ``CommitLog/totalSize``), or the leaves changed since the
+    /// last checkpoint take more memory than the cache allows them (see ``NodeCache/dirtyLimit``),
+    /// unless one the store started failed too recently (see `noteCheckpointFailure`). Called by a writer after its commit, holding nothing;
     /// when the changed leaves pass twice the limit while a checkpoint writes its pages (writers
     /// outpacing it), the writer waits for that checkpoint, which needs nothing from writers by
     /// then, so that they stay bounded.
@@ -124,9 +170,11 @@ extension Store {
     func scheduleCheckpointIfNeeded() {
         guard let files else { return }
         let dirty = files.cache.map { (bytes: $0.dirtyBytes, limit: $0.dirtyLimit) }
-        guard files.log.currentSegmentSize > configuration.checkpointThreshold
+        guard files.log.totalSize > configuration.checkpointThreshold
                 || dirty.map({ $0.bytes > $0.limit }) == true else { return }
-        let idle = state.withLockedValue { !$0.checkpointRunning }
+        let idle = state.withLockedValue { state in
+            !state.checkpointRunning && state.checkpointRetryAfter.map { ContinuousClock.now >= $0 } != false
+        }
         guard idle else {
             if let dirty, dirty.bytes / 2 > dirty.limit {
                 state.wait(until: { !$0.checkpointWritingPages }, then: { _ in })
@@ -147,7 +195,7 @@ extension Store {
         do {
             try store.checkpoint()
         } catch {
-            store.state.withLockedValue { $0.lastCheckpointError = "\(error)" }
+            store.noteCheckpointFailure(error)
         }
     }
 }

@@ -64,10 +64,16 @@ package final class Store: @unchecked Sendable {
         /// Whether ``claimFirstOpen()`` has been called.
         var firstOpenClaimed = false
         var lastCheckpointError: String?
+        /// Set when a checkpoint the store started failed: no commit starts one before then.
+        var checkpointRetryAfter: ContinuousClock.Instant?
+        /// The checkpoints the store started that failed since the last one that succeeded.
+        var failedCheckpointsInARow = 0
     }
 
     /// Opens (creating if needed) the store described by `configuration`, recovering it from its
-    /// checkpoint and commit log.
+    /// checkpoint and commit log. When the log read back is larger than
+    /// ``StoreConfiguration/checkpointThreshold`` (crashes stopped the checkpoints that would have
+    /// trimmed it), a checkpoint runs before this returns; its failure does not fail the open.
     ///
     /// - Throws: ``StrataError/Code/alreadyOpenInAnotherProcess``,
     ///   ``StrataError/Code/fileNotFound`` (read-only and missing),
@@ -75,7 +81,11 @@ package final class Store: @unchecked Sendable {
     ///   ``StrataError/Code/corruptFile`` (damage other than a torn tail, with file and offset),
     ///   ``StrataError/Code/fileAccess``.
     package static func open(_ configuration: StoreConfiguration) throws -> Store {
-        try StoreRegistry.shared.open(configuration) { try Store(configuration: configuration) }
+        try StoreRegistry.shared.open(configuration) {
+            let store = try Store(configuration: configuration)
+            store.checkpointIfTheRecoveredLogIsLarge()
+            return store
+        }
     }
 
     private init(configuration: StoreConfiguration) throws {

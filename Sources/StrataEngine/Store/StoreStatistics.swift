@@ -19,6 +19,7 @@ package struct StoreStatistics: Sendable, Hashable {
     package var logBytes: UInt64
     /// The bytes of the log records commits appended since open, over every segment.
     package var logBytesAppended: UInt64
-    /// The message of the last background checkpoint failure, if any.
+    /// The message of the last failure of a checkpoint the store started itself (in the
+    /// background, or at open after recovering a large log), if any.
     package var lastCheckpointError: String?
 }

@@ -12,8 +12,9 @@ class StreamHandle {
     private(set) var isClosing = false
     /// Called once, after the handle closed.
     var onClosed: (() -> Void)?
-    /// A listener's: a client is waiting to be accepted.
-    var onConnection: (() -> Void)?
+    /// A listener's: a client is waiting to be accepted (status 0), or accepting one failed (a
+    /// negative libuv error code, e.g. `UV_EMFILE`).
+    var onConnection: ((Int32) -> Void)?
     /// A connection's: bytes arrived (`count` > 0), the peer closed (`UV_EOF`), or an error.
     var onRead: ((UnsafeRawBufferPointer, Int) -> Void)?
     /// The buffer libuv reads into (allocated on first read).

@@ -18,12 +18,24 @@ import CLibUV
 ///
 /// Loop-confined: create, use and close it on the loop thread. Loop shutdown closes it (and
 /// every connection) too.
+///
+/// When a client cannot be accepted for lack of descriptors (`EMFILE`, `ENFILE`), libuv frees a
+/// descriptor it keeps in reserve, accepts and closes the clients waiting, and takes it back.
+/// When that reserve is gone (another thread took the freed slot meanwhile), libuv passes the
+/// error on and would try again at once, as long as the listening socket stays readable: the
+/// listener then does the same with a spare descriptor of its own, so the loop neither spins nor
+/// dies, and ``onAcceptError`` hears of it. Accepting resumes once descriptors free up.
 package final class StreamListener {
     private let handle: StreamHandle
     private let accept: (StreamConnection) -> Void
     private let isUnix: Bool
     /// The bound TCP port (useful after binding port 0); 0 for a Unix socket.
     package private(set) var port: Int = 0
+    /// Called on the loop thread when accepting a client failed with an error libuv passed on
+    /// (`EMFILE`, `ENFILE` when its own reserve was gone: after the clients waiting were closed).
+    package var onAcceptError: ((LibUVEventLoopError) -> Void)?
+    /// The descriptor kept to make room for closing waiting clients when none is left (-1: none).
+    private var spareDescriptor: Int32 = -1
 
     private init(loop: LibUVEventLoop, isUnix: Bool, accept: @escaping (StreamConnection) -> Void) {
         handle = StreamHandle(loop: loop)
@@ -86,18 +98,53 @@ package final class StreamListener {
     /// Stops listening; connections already accepted stay open.
     package func close() {
         handle.close()
+        releaseSpareDescriptor()
     }
 
     deinit {
         // A listener nobody holds any more stops listening (on its loop).
         let handle = self.handle
         if handle.loop.inEventLoop { handle.close() }
+        releaseSpareDescriptor()
     }
 
     private func listen(_ backlog: Int32) throws(LibUVEventLoopError) {
         // The handle (kept alive by the loop's registry) calls back while the listener lives.
-        handle.onConnection = { [weak self] in self?.acceptOne() }
+        handle.onConnection = { [weak self] status in
+            if status == 0 { self?.acceptOne() } else { self?.acceptFailed(status) }
+        }
         try LibUVEventLoopError.check(uv_listen(handle.stream, backlog, connectionArrived), "uv_listen")
+        spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    /// Accepting failed (`status`: libuv's negative error code): for lack of descriptors, closes
+    /// the clients waiting (libuv accepts again at once, as long as the listening socket is
+    /// readable), then reports the error. Called on the loop thread.
+    func acceptFailed(_ status: Int32) {
+        if status == UV_EMFILE.rawValue || status == UV_ENFILE.rawValue { closeWaitingClients() }
+        onAcceptError?(LibUVEventLoopError(code: status, operation: "accept"))
+    }
+
+    /// Frees the spare descriptor, accepts and closes every client waiting, then takes the spare
+    /// again.
+    private func closeWaitingClients() {
+        var descriptor = uv_os_fd_t(-1)
+        guard uv_fileno(handle.handle, &descriptor) == 0 else { return }
+        releaseSpareDescriptor()
+        while true {
+            let client = Glibc.accept(descriptor, nil, nil)
+            if client >= 0 {
+                Glibc.close(client)
+            } else if errno != EINTR {
+                break
+            }
+        }
+        spareDescriptor = open("/dev/null", O_RDONLY | O_CLOEXEC)
+    }
+
+    private func releaseSpareDescriptor() {
+        if spareDescriptor >= 0 { Glibc.close(spareDescriptor) }
+        spareDescriptor = -1
     }
 
     private func boundPort() -> Int {
@@ -129,8 +176,8 @@ package final class StreamListener {
 }
 
 private func connectionArrived(_ server: UnsafeMutablePointer<uv_stream_t>?, _ status: Int32) {
-    guard status == 0, let server else { return }
-    StreamHandle.from(UnsafeMutableRawPointer(server)).onConnection?()
+    guard let server else { return }
+    StreamHandle.from(UnsafeMutableRawPointer(server)).onConnection?(status)
 }
 
 extension LibUVEventLoopError {

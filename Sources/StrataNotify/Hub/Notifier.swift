@@ -19,17 +19,48 @@ package protocol AnyNotifier: AnyObject, Sendable {
     /// at a newer one (for a Realm that does not advance by itself). No-op after the initial
     /// delivery.
     func prepareInitial(at pin: PinnedSnapshot, store: Store)
-    /// Holds each change computation (not the initial state) to `budget` of the worker's CPU
-    /// time: a computation past it gives up early where the query polls ``CPUDeadline``, or is
-    /// measured over it at its end; either way its result is discarded, the notifier stops for
-    /// good (it computes and delivers nothing more), and `onExceeded` runs on the worker thread
-    /// with the time spent. Its owner then unregisters it.
-    func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void)
+    /// Holds each computation to `budget` of the worker's CPU time: each change computation to
+    /// its ``ComputeBudget/perChange`` limit, the initial state's to its
+    /// ``ComputeBudget/initial`` limit (when set). A computation past its limit gives up early
+    /// where the query polls ``CPUDeadline``, or is measured over it at its end; either way its
+    /// result is discarded, the notifier stops for good (it computes and delivers nothing more),
+    /// and ``ComputeBudget/onExceeded`` runs on the thread that computed. Its owner then
+    /// unregisters it. Set it before registering the notifier to hold the initial state to it as
+    /// well (the hub then computes that initial state beside its worker).
+    func limitCost(_ budget: ComputeBudget)
+    /// Whether the initial state is yet to be delivered and only the notifier hub may compute
+    /// it: the notifier's budget limits it (see ``limitCost(_:)``), so it may be costly, and a
+    /// delivering thread (a service's event loop) must not run it; it leaves the notifier to the
+    /// hub, whose next pass delivers it.
+    var awaitsInitialFromWorker: Bool { get }
+    /// Claims the computation of the initial state for the hub's queue of initial states: true
+    /// when the budget limits it and it is yet to be computed (then call
+    /// ``prepareClaimedInitial(to:store:)``; every other `prepare` leaves the notifier alone
+    /// until it returns), false otherwise.
+    func claimInitialComputation() -> Bool
+    /// Computes the initial state claimed with ``claimInitialComputation()`` at `pin`, held to
+    /// the budget, and releases the claim.
+    func prepareClaimedInitial(to pin: PinnedSnapshot, store: Store)
 }
 
 extension AnyNotifier {
     /// Ignores the budget (for notifiers that do not measure their computations).
-    package func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {}
+    package func limitCost(_ budget: ComputeBudget) {}
+
+    /// False: a notifier without a budget may compute its initial state wherever it is asked.
+    package var awaitsInitialFromWorker: Bool { false }
+
+    /// False: a notifier without a budget computes its initial state in the worker's pass.
+    package func claimInitialComputation() -> Bool { false }
+
+    /// Nothing to compute: see ``claimInitialComputation()``.
+    package func prepareClaimedInitial(to pin: PinnedSnapshot, store: Store) {}
+
+    /// Holds each change computation (not the initial state) to `budget`; `onExceeded` gets the
+    /// CPU time spent (see ``limitCost(_:)``).
+    package func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {
+        limitCost(ComputeBudget(perChange: budget, initial: nil) { onExceeded($0.cpuTime) })
+    }
 }
 
 /// One registration: a ``ChangeComputer`` and its state between the worker that computes and
@@ -66,17 +97,15 @@ package final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked 
         var pending: Pending?
         /// Bumped whenever `delivered` changes, so a computation based on an older one is dropped.
         var generation: UInt64 = 0
+        /// Whether the initial state is being computed by the holder of the claim
+        /// (``claimInitialComputation()``): every other `prepare` leaves it alone.
+        var initialClaimed = false
     }
 
     private let locked = LockedValueBox(Locked())
 
-    /// A CPU budget per change computation (``limitCost(to:onExceeded:)``).
-    private struct Budget {
-        var limit: Duration
-        var onExceeded: @Sendable (Duration) -> Void
-    }
-
-    private let budget = LockedValueBox<Budget?>(nil)
+    /// The CPU budget of the computations (``limitCost(_:)``).
+    private let budget = LockedValueBox<ComputeBudget?>(nil)
     /// Set once a computation went over the budget: nothing more is computed.
     private let isStopped = LockedValueBox(false)
 
@@ -114,8 +143,28 @@ package final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked 
     // tuple and optional types on every call (about a quarter of a one-row change's computation).
     @_specialize(where Computer == TableResultsComputer)
     package func prepare(to pin: PinnedSnapshot, store: Store) {
+        prepare(to: pin, store: store, holdingClaim: false)
+    }
+
+    package func claimInitialComputation() -> Bool {
+        guard budget.withLockedValue({ $0?.initial != nil }), !isStopped.withLockedValue({ $0 }) else { return false }
+        return locked.withLockedValue { locked in
+            guard locked.delivered == nil, locked.pending == nil, !locked.initialClaimed else { return false }
+            locked.initialClaimed = true
+            return true
+        }
+    }
+
+    package func prepareClaimedInitial(to pin: PinnedSnapshot, store: Store) {
+        defer { locked.withLockedValue { $0.initialClaimed = false } }
+        prepare(to: pin, store: store, holdingClaim: true)
+    }
+
+    @_specialize(where Computer == TableResultsComputer)
+    private func prepare(to pin: PinnedSnapshot, store: Store, holdingClaim: Bool) {
         guard !isStopped.withLockedValue({ $0 }) else { return }
         let snapshot: (Base, UInt64)? = locked.withLockedValue { locked in
+            if locked.initialClaimed && !holdingClaim { return nil }
             if let pending = locked.pending, pending.pin.version >= pin.version { return nil }
             if let pending = locked.pending, pending.isInitial {
                 return (.initial(pending.pin, pending.state), locked.generation)
@@ -128,33 +177,22 @@ package final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked 
         }
         guard let (base, generation) = snapshot else { return }
         let budget = self.budget.withLockedValue { $0 }
+        let isInitial = if case .delivered = base { false } else { true }
+        let limit = budget?.limit(isInitial: isInitial)
         // The thread's CPU clock is a system call: read only to hold a computation to a budget.
-        let started = budget == nil ? .zero : ThreadCPUTime.now
+        let started = limit == nil ? .zero : ThreadCPUTime.now
         var deadlinePassed = false
         let computed: Pending
-        switch base {
-        case .fresh:
-            computed = Pending(pin: pin, state: computer.initialState(at: pin.snapshot), change: nil, isInitial: true,
-                               from: pin.version)
-        case .initial(let from, let state):
-            let (next, _) = advance(state, from: from, to: pin, store: store)
-            computed = Pending(pin: pin, state: next, change: nil, isInitial: true, from: pin.version)
-        case .delivered(let from, let state):
-            let advanced: (Computer.State, Computer.Change?)
-            if let budget {
-                (advanced, deadlinePassed) = CPUDeadline.run(within: budget.limit) {
-                    advance(state, from: from, to: pin, store: store)
-                }
-            } else {
-                advanced = advance(state, from: from, to: pin, store: store)
-            }
-            computed = Pending(pin: pin, state: advanced.0, change: advanced.1, isInitial: false, from: from.version)
+        if let limit {
+            (computed, deadlinePassed) = CPUDeadline.run(within: limit) { compute(from: base, to: pin, store: store) }
+        } else {
+            computed = compute(from: base, to: pin, store: store)
         }
-        if let budget, !computed.isInitial {
+        if let budget, let limit {
             let cost = ThreadCPUTime.now - started
-            if deadlinePassed || cost > budget.limit {
+            if deadlinePassed || cost > limit {
                 isStopped.withLockedValue { $0 = true }
-                budget.onExceeded(cost)
+                budget.onExceeded(ComputeOverrun(cpuTime: cost, limit: limit, isInitial: isInitial))
                 return
             }
         }
@@ -162,6 +200,21 @@ package final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked 
             guard locked.generation == generation else { return }
             if let pending = locked.pending, pending.pin.version >= pin.version { return }
             locked.pending = computed
+        }
+    }
+
+    /// The state (and change) at `pin`, computed from `base`.
+    private func compute(from base: Base, to pin: PinnedSnapshot, store: Store) -> Pending {
+        switch base {
+        case .fresh:
+            return Pending(pin: pin, state: computer.initialState(at: pin.snapshot), change: nil, isInitial: true,
+                           from: pin.version)
+        case .initial(let from, let state):
+            let (next, _) = advance(state, from: from, to: pin, store: store)
+            return Pending(pin: pin, state: next, change: nil, isInitial: true, from: pin.version)
+        case .delivered(let from, let state):
+            let (next, change) = advance(state, from: from, to: pin, store: store)
+            return Pending(pin: pin, state: next, change: change, isInitial: false, from: from.version)
         }
     }
 
@@ -189,8 +242,13 @@ package final class Notifier<Computer: ChangeComputer>: AnyNotifier, @unchecked 
         }
     }
 
-    package func limitCost(to budget: Duration, onExceeded: @escaping @Sendable (_ cpuTime: Duration) -> Void) {
-        self.budget.withLockedValue { $0 = Budget(limit: budget, onExceeded: onExceeded) }
+    package func limitCost(_ budget: ComputeBudget) {
+        self.budget.withLockedValue { $0 = budget }
+    }
+
+    package var awaitsInitialFromWorker: Bool {
+        guard budget.withLockedValue({ $0?.initial != nil }) else { return false }
+        return locked.withLockedValue { $0.delivered == nil }
     }
 
     /// Whether the notifier has delivered its initial state.

@@ -30,6 +30,9 @@ package final class NotifierHub: @unchecked Sendable {
     /// a commit wake them (see ``noteCommit(_:)``). A count, not a flag: a worker that is exiting
     /// may still be leaving its wait when the next one starts waiting.
     private let waitingWorkers = Atomic<Int>(0)
+    /// Where budgeted notifiers' initial states are computed, one at a time, beside the worker
+    /// (see `computeInitialAside`).
+    private let initialQueue = DispatchQueue(label: "strata-notifier-initial")
 
     private struct HubState {
         var notifiers: [ObjectIdentifier: (notifier: any AnyNotifier, target: NotificationTarget)] = [:]
@@ -210,7 +213,13 @@ package final class NotifierHub: @unchecked Sendable {
                 self.requested.load(ordering: .sequentiallyConsistent) >= pin.version || $0.isEmpty
             }) { _ in }
         }
-        for notifier in work.notifiers { notifier.prepare(to: pin, store: store) }
+        for notifier in work.notifiers {
+            if notifier.claimInitialComputation() {
+                computeInitialAside(notifier, at: pin, store: store)
+            } else {
+                notifier.prepare(to: pin, store: store)
+            }
+        }
         let advanced = state.withLockedValue { state -> Bool in
             state.processed = max(state.processed, pin.version)
             defer { state.latest = pin }
@@ -221,4 +230,40 @@ package final class NotifierHub: @unchecked Sendable {
         }
         return true
     }
+
+    /// Computes the initial state of a notifier whose budget limits it (it claimed the
+    /// computation) on `initialQueue`, so that a costly one, up to its budget, holds back only
+    /// other such initial states, not the changes every other notifier delivers; then wakes the
+    /// worker, whose next pass brings it to the newest version and delivers it. The pin and the
+    /// store are let go under the hub's lock, as the worker's are; a store whose last Realm
+    /// closed meanwhile closes once the computation ended (within its budget).
+    private func computeInitialAside(_ notifier: any AnyNotifier, at pin: PinnedSnapshot, store: Store) {
+        let work = AsideInitial(notifier: notifier, pin: pin, store: store)
+        initialQueue.async { [self] in
+            work.run()
+            state.withLockedValue { state in
+                state.dirty = true
+                work.letGo()
+            }
+            state.broadcast()
+        }
+    }
+}
+
+/// One initial state computed beside the worker: what it needs until it is done.
+private final class AsideInitial: @unchecked Sendable {
+    // Safety: `run()` and `letGo()` are called in turn by the one queue item that owns this.
+    private var work: (notifier: any AnyNotifier, pin: PinnedSnapshot, store: Store)?
+
+    init(notifier: any AnyNotifier, pin: PinnedSnapshot, store: Store) {
+        work = (notifier, pin, store)
+    }
+
+    func run() {
+        guard let work else { return }
+        work.notifier.prepareClaimedInitial(to: work.pin, store: work.store)
+    }
+
+    /// Drops the pin and the store (under the hub's lock, like every pin of the hub).
+    func letGo() { work = nil }
 }

@@ -115,15 +115,30 @@ enum ValueComparison {
         case .beginsWith: return a.hasPrefix(b)
         case .endsWith: return a.hasSuffix(b)
         case .contains: return b.isEmpty || a.contains(b)
-        case .like: return like(Array(a.unicodeScalars), Array(b.unicodeScalars))
+        case .like: return like(a, b)
         default: return false
         }
     }
 
-    /// Glob matching: `*` matches any run of characters, `?` exactly one.
+    /// Glob matching: `*` matches any run of characters, `?` exactly one. Short texts and
+    /// patterns by backtracking (no set-up), others with a ``LikePattern``, linear in the text.
+    ///
+    /// - Complexity: O(n · ⌈m / 64⌉) for a text of n characters and a pattern of m.
+    static func like(_ text: String, _ pattern: String) -> Bool {
+        guard text.utf8.count * pattern.utf8.count > backtrackingWork else {
+            return likeByBacktracking(Array(text.unicodeScalars), Array(pattern.unicodeScalars))
+        }
+        return LikePattern(pattern.unicodeScalars).matches(text.unicodeScalars)
+    }
+
+    /// The text length × pattern length up to which backtracking is cheaper than compiling a
+    /// ``LikePattern``.
+    static let backtrackingWork = 4_096
+
+    /// Glob matching by backtracking to the last `*`.
     ///
     /// - Complexity: O(n · m) worst case, no recursion.
-    static func like(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
+    static func likeByBacktracking(_ text: [Unicode.Scalar], _ pattern: [Unicode.Scalar]) -> Bool {
         var t = 0, p = 0
         var star: Int?
         var mark = 0

@@ -122,7 +122,8 @@ extension CommitLog {
         }
         let current = Current(file: last.file, segments: kept, appendOffset: end, lastVersion: last.scan.lastVersion,
                               chain: last.scan.chain, syncedLength: end, markedLength: end,
-                              allocatedLength: end + (last.reservedOnly ? UInt64(last.size) - end : 0))
+                              allocatedLength: end + (last.reservedOnly ? UInt64(last.size) - end : 0),
+                              sealedBytes: survey.keptBytes - end)
         return (CommitLog(storePath: storePath, storeID: storeID, current: current),
                 Recovery(records: records, truncatedBytes: truncated))
     }
@@ -144,6 +145,8 @@ extension CommitLog {
         var base: UInt64
         /// The store identity the segments carry (nil when there is none).
         var storeID: UInt64?
+        /// The bytes of the segments kept, up to the end of each one's last record.
+        var keptBytes: UInt64
     }
 
     /// Reads every segment of the log of `storePath` after the checkpoint `anchor` describes by
@@ -171,6 +174,7 @@ extension CommitLog {
         var last: (segment: LogSegment, file: POSIXFile, scan: Scan, size: Int, reservedOnly: Bool)?
         var unwrittenNewest: LogSegment?
         var kept: [LogSegment] = []
+        var keptBytes: UInt64 = 0
         for (index, segment) in live.enumerated() {
             let isLast = index == live.count - 1
             let file = try POSIXFile(path: segment.path, mode: mode)
@@ -201,6 +205,7 @@ extension CommitLog {
             base = scan.lastVersion
             previousSealed = scan.sealed
             kept.append(segment)
+            keptBytes += UInt64(scan.end)
             // Zeros after the last record are space reserved for appends (see `preallocate`), kept;
             // anything else there is a torn tail, cut off.
             let reservedOnly = bytes.withUnsafeBytes { LogSegment.isZero(UnsafeRawBufferPointer(rebasing: $0[scan.end...])) }
@@ -212,7 +217,7 @@ extension CommitLog {
         }
 
         return Survey(records: records, covered: covered, unwrittenNewest: unwrittenNewest, kept: kept, last: last,
-                      first: first, base: base, storeID: expectedID)
+                      first: first, base: base, storeID: expectedID, keptBytes: keptBytes)
     }
 
     /// Reads and checks every record of the log of `storePath` after the checkpoint `anchor`

@@ -43,6 +43,9 @@ package final class CommitLog: Sendable {
         var preallocationStep: UInt64 = 0
         /// The bytes of the records appended since the log was opened, over every segment.
         var appendedBytes: UInt64 = 0
+        /// The bytes of the segments before the current one (still on disk: no checkpoint
+        /// covers them yet, or their removal is pending).
+        var sealedBytes: UInt64 = 0
     }
 
     init(storePath: String, storeID: UInt64, current: Current) {
@@ -69,6 +72,19 @@ package final class CommitLog: Sendable {
     /// with its last record.
     package func preallocate(inStepsOf step: UInt64) {
         current.withLockedValue { $0.preallocationStep = step }
+    }
+
+    /// The bytes of every segment the log spans, headers included: what recovery would read
+    /// at the next open, and what a checkpoint would trim. A checkpoint due by size is due by
+    /// this, not by ``currentSegmentSize``: a checkpoint that rotated the log and then stopped
+    /// (a crash, a failed page write) leaves the segments it meant to trim, and the small
+    /// current segment after them says nothing about them.
+    package var totalSize: UInt64 { current.withLockedValue { $0.sealedBytes + $0.appendOffset } }
+
+    /// Whether the current segment holds no record (a checkpoint of the newest version can
+    /// name it as the first segment after it, without a rotation).
+    package var currentSegmentIsEmpty: Bool {
+        current.withLockedValue { $0.appendOffset == UInt64(LogSegment.headerSize) }
     }
 
     /// The number of segment files the log spans.
@@ -191,9 +207,17 @@ package final class CommitLog: Sendable {
     /// Cuts the reserved space off the current segment and syncs it in full (its length with
     /// it), creates the next one (synced, with its directory),
     /// then marks the old one sealed and syncs it again: a sealed segment's successor exists.
-    /// Any failure poisons the log (a new segment that could not be created is removed).
+    ///
+    /// When the new segment's file cannot be opened (no descriptor left, no space for a new
+    /// file), nothing was written: the log stays as it was, unpoisoned, appends go on in the
+    /// current segment, and a later rotation may succeed. Any later failure (a write or a sync,
+    /// after which bytes may be lost) poisons the log; a new segment that could not be written
+    /// is removed.
     ///
     /// - Returns: the sequence number of the new segment.
+    /// - Throws: ``StrataError/Code/logRotationFailed`` when the new segment's file cannot be
+    ///   opened (its `errno` says why); ``StrataError/Code/fileAccess`` when a write or sync fails
+    ///   (the log is poisoned from then on); ``StrataError/Code/poisoned`` after an earlier failure.
     @discardableResult
     package func rotate() throws -> UInt64 {
         try poison.sync { try releaseReservedSpace() }
@@ -203,11 +227,21 @@ package final class CommitLog: Sendable {
         }
         let fields = LogSegment.Header(salt: UInt32.random(in: .min ... .max), sequence: sequence + 1,
                                        storeID: storeID, baseVersion: base)
+        let newFile: POSIXFile
+        do {
+            newFile = try LogSegment.openNew(storePath: storePath, sequence: fields.sequence)
+        } catch let error as StrataError {
+            throw StrataError(.logRotationFailed,
+                              "cannot create log segment \(fields.sequence) (\(error.message)); nothing was written, "
+                                  + "commits go on in segment \(sequence)",
+                              path: error.path, errno: error.errno)
+        }
         try poison.sync {
-            // A failed create removes its file; it poisons all the same, as every failed sync
-            // does (the first failed sync, from any path, stops every later commit).
-            let (segment, file) = try LogSegment.create(storePath: storePath, fields: fields)
+            // A failed write or sync removes the new file; it poisons all the same, as every failed
+            // sync does (the first failed sync, from any path, stops every later commit).
+            let (segment, file) = try LogSegment.initialize(newFile, fields: fields)
             current.withLockedValue {
+                $0.sealedBytes += end
                 $0.file = file
                 $0.segments.append(segment)
                 $0.appendOffset = UInt64(LogSegment.headerSize)
@@ -226,7 +260,10 @@ package final class CommitLog: Sendable {
     package func removeSealedSegments() throws {
         let sealed = current.withLockedValue { $0.segments.dropLast() }
         for segment in sealed { try FileSystem.remove(segment.path) }
-        current.withLockedValue { $0.segments.removeFirst(sealed.count) }
+        current.withLockedValue {
+            $0.segments.removeFirst(sealed.count)
+            $0.sealedBytes = 0
+        }
         if !sealed.isEmpty { try FileSystem.syncDirectory(containing: storePath) }
     }
 

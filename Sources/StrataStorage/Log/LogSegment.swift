@@ -90,23 +90,37 @@ struct LogSegment {
         return writer.bytes
     }
 
-    /// Creates an empty segment file and syncs it and its directory.
+    /// Creates an empty segment file and syncs it and its directory (``openNew(storePath:sequence:)``,
+    /// then ``initialize(_:fields:)``).
+    static func create(storePath: String, fields: Header) throws -> (LogSegment, POSIXFile) {
+        try initialize(openNew(storePath: storePath, sequence: fields.sequence), fields: fields)
+    }
+
+    /// Opens the file of segment `sequence`, new and empty (truncating a leftover of a failed
+    /// creation). A failure writes nothing.
+    ///
+    /// - Throws: ``StrataError/Code/fileAccess`` (no descriptor left, no space for a new file, no
+    ///   permission: the `errno` says which).
+    static func openNew(storePath: String, sequence: UInt64) throws -> POSIXFile {
+        try POSIXFile(path: path(storePath: storePath, sequence: sequence), mode: .truncate)
+    }
+
+    /// Writes the header of a segment opened with ``openNew(storePath:sequence:)`` and syncs it
+    /// and its directory.
     ///
     /// When a step fails, the file is removed (best effort): appends then continue in the
     /// segment before it, and recovery also removes an empty newest segment that such a failed
     /// rotation leaves (see ``CommitLog/open(storePath:anchor:)``).
-    static func create(storePath: String, fields: Header) throws -> (LogSegment, POSIXFile) {
-        let path = path(storePath: storePath, sequence: fields.sequence)
-        let file = try POSIXFile(path: path, mode: .truncate)
+    static func initialize(_ file: POSIXFile, fields: Header) throws -> (LogSegment, POSIXFile) {
         do {
             try file.write(header(fields), at: 0)
             try file.sync()
-            try FileSystem.syncDirectory(containing: path)
+            try FileSystem.syncDirectory(containing: file.path)
         } catch {
-            try? FileSystem.remove(path)
+            try? FileSystem.remove(file.path)
             throw error
         }
-        return (LogSegment(sequence: fields.sequence, path: path), file)
+        return (LogSegment(sequence: fields.sequence, path: file.path), file)
     }
 
     /// Whether `bytes` hold a header and nothing after it but zeros: a segment without records.

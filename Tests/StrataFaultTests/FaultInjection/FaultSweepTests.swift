@@ -195,7 +195,7 @@ enum FaultSweep {
                 return "untyped error"
             }
             #expect(code != nil, "\(label) the work failed although the fault was harmless: \(error)")
-            #expect([.fileAccess, .poisoned].contains(error.code), "\(label) \(error)")
+            #expect([.fileAccess, .poisoned, .logRotationFailed].contains(error.code), "\(label) \(error)")
             #expect(error.errno == code, "\(label) the error does not carry the injected errno: \(error)")
             return "\(error.code)"
         }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Strata
 import StrataEventLoop
+import StrataTestSupport
 
 /// Runs test code on a `LibUVEventLoop` thread, where Realms deliver notifications, and waits for
 /// them from the test's own thread.
@@ -89,11 +90,4 @@ final class LoopHarness: @unchecked Sendable {
         }
         return currentEvents()
     }
-}
-
-/// Carries a non-Sendable value to the loop thread; the harness waits for the closure, so the
-/// value is never used on two threads at once.
-final class UncheckedBox<T>: @unchecked Sendable {
-    var value: T
-    init(_ value: T) { self.value = value }
 }

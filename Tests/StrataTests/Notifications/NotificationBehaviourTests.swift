@@ -1,6 +1,7 @@
 import Foundation
 @testable import Strata
 import Testing
+import StrataTestSupport
 
 func describe<M>(_ change: RealmMapChange<M>) -> String {
     switch change {

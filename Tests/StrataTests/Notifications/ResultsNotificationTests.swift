@@ -1,6 +1,7 @@
 import Foundation
 @testable import Strata
 import Testing
+import StrataTestSupport
 
 final class NoteDog: Object {
     @Persisted(primaryKey: true) var id: Int

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Strata
 import Testing
+import StrataTestSupport
 
 final class ProjAddress: EmbeddedObject {
     @Persisted var city: String

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Strata
 import Testing
+import StrataTestSupport
 
 /// `maximumNumberOfActiveVersions` bounds every pinned version: frozen Realms and notifiers too.
 @Suite("Active version limit")

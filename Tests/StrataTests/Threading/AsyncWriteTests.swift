@@ -1,6 +1,7 @@
 import Foundation
 @testable import Strata
 import Testing
+import StrataTestSupport
 
 private actor LoopWriter {
     let loop: LibUVEventLoop

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Strata
 import Testing
+import StrataTestSupport
 
 @Suite("Autorefresh")
 struct AutorefreshTests {

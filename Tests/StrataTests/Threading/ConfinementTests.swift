@@ -1,6 +1,7 @@
 import Foundation
 @testable import Strata
 import Testing
+import StrataTestSupport
 
 private final class DogHolder: @unchecked Sendable {
     @ThreadSafe var dog: NoteDog?

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Strata
 import Testing
+import StrataTestSupport
 
 /// Runs `body` on a new thread and waits for it.
 func onNewThread(_ body: @escaping @Sendable () throws -> Void) throws {

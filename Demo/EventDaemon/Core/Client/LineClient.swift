@@ -125,6 +125,18 @@ public final class LineClient: @unchecked Sendable {
         }
     }
 
+    /// Reads at most `count` bytes into the buffer ``readLine()`` takes lines from (for a client
+    /// that reads slowly, a little at a time); returns how many (0 when the daemon closed the
+    /// connection or, with a timeout, sent nothing for that long).
+    public func receive(atMost count: Int) -> Int {
+        guard fd >= 0 else { return 0 }
+        var chunk = [UInt8](repeating: 0, count: count)
+        let received = chunk.withUnsafeMutableBytes { Glibc.recv(fd, $0.baseAddress, $0.count, 0) }
+        guard received > 0 else { return 0 }
+        buffer.append(contentsOf: chunk[..<received])
+        return received
+    }
+
     /// Stops sending (the daemon sees the end of the stream).
     public func finishSending() { if fd >= 0 { Glibc.shutdown(fd, Int32(SHUT_WR)) } }
 }

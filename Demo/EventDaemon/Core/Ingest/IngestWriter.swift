@@ -4,7 +4,7 @@ import Strata
 import StrataSupport
 
 /// Stores events in group commits on a thread of its own: events queued by any connection are
-/// taken in batches, each batch is one durable write transaction (and one audit scope), and
+/// taken in batches, each batch is one durable write transaction (and one audit record), and
 /// every event's outcome is reported once the commit is durable.
 ///
 /// The queue is bounded: ``submit(_:)`` refuses work when it is full, so a flood slows its
@@ -153,18 +153,19 @@ public final class IngestWriter: @unchecked Sendable {
     /// when the transaction failed (nothing of it was stored, nothing was reported).
     private func commitTogether(_ batch: [Submission], in realm: Realm) -> (any Error)? {
         let started = ContinuousClock.now
-        let scope = realm.events?.beginScope(activity: "ingest")
         var outcomes: [Outcome] = []
         do {
             try realm.write {
                 let ids = batch.map(\.event.id)
-                let existing = Set(realm.objects(StoredEvent.self).filter("id IN $0", ids).map(\.id))
-                var seen = existing
+                // Ids are compared by their bytes, as the primary key compares them: ids that are
+                // the same text in two Unicode forms are two events (`Set<String>` would merge them,
+                // acknowledge both and store one).
+                var seen = Set(realm.objects(StoredEvent.self).filter("id IN $0", ids).map { UTF8Key($0.id) })
                 var stored: [String] = []
                 let now = Date()
                 for submission in batch {
                     let event = submission.event
-                    guard seen.insert(event.id).inserted else {
+                    guard seen.insert(UTF8Key(event.id)).inserted else {
                         outcomes.append(.duplicate)
                         continue
                     }
@@ -181,15 +182,42 @@ public final class IngestWriter: @unchecked Sendable {
                 }
                 raiseAlerts(for: stored, in: realm, at: now)
             }
-            scope?.commit()
         } catch {
-            if scope?.isActive == true { scope?.cancel() }
             return error
         }
         let elapsed = ContinuousClock.now - started
+        audit(batch, outcomes: outcomes, latency: elapsed, in: realm)
         statistics.noteCommit(batch: batch, outcomes: outcomes, latency: elapsed)
         for (submission, outcome) in zip(batch, outcomes) { submission.done(.success(outcome)) }
         return nil
+    }
+
+    /// Records the committed batch in the audit store (`<data>.events`, activity `ingest`, event
+    /// `batch`): how many events it held, stored and duplicate, its first and last ids and the
+    /// commit's time. One small record per group commit: the events themselves are in the store
+    /// (an audit scope recorded every stored object again, an audit store as large as the data).
+    private func audit(_ batch: [Submission], outcomes: [Outcome], latency: Duration, in realm: Realm) {
+        guard let events = realm.events else { return }
+        let stored = outcomes.count { $0 == .stored }
+        let micros = latency.components.seconds * 1_000_000 + latency.components.attoseconds / 1_000_000_000_000
+        let record = JSONValue.object([
+            "events": .int(Int64(batch.count)), "stored": .int(Int64(stored)),
+            "duplicates": .int(Int64(batch.count - stored)), "commitMicros": .int(micros),
+            "firstId": .string(Self.auditedID(batch.first?.event.id ?? "")),
+            "lastId": .string(Self.auditedID(batch.last?.event.id ?? "")),
+        ])
+        events.recordEvent(activity: "ingest", eventType: "batch", data: record.text)
+    }
+
+    /// An id as the audit records it: up to 128 bytes, cut at a character and marked `…`.
+    static func auditedID(_ id: String) -> String {
+        guard id.utf8.count > 128 else { return id }
+        var bytes = 0
+        let kept = id.prefix { character in
+            bytes += character.utf8.count
+            return bytes <= 125
+        }
+        return kept + "…"
     }
 
     /// Whether `error` means the store refuses every later commit: its log could not be written

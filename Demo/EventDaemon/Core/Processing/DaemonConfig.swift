@@ -8,9 +8,13 @@ import Yams
 /// maxDepth: 32               # deeper JSON nesting is refused
 /// maxBatch: 512              # events per group commit
 /// maxQueue: 20000            # queued events before clients get "overloaded"
+/// checkpointBytes: 67108864  # the commit log size at which a checkpoint starts
 /// types: [login, purchase]   # accepted event types (omit: any)
 /// counters:
 ///   windowSeconds: 60        # per-type and per-source counts over this sliding window
+///   topKeys: 20              # the largest counts listed by `stats` (the rest: byTypeOther, bySourceOther)
+///   maxKeys: 1000            # distinct keys tracked per counter (further keys count as other)
+///   maxKeyBytes: 256         # longer types and sources are cut to this many bytes
 /// alerts:
 ///   - name: big-purchase
 ///     query: "type == 'purchase' AND payload['amount'] > 1000"
@@ -29,6 +33,9 @@ public struct DaemonConfig: Codable, Sendable, Equatable {
     public var maxBatch: Int = 512
     /// The most events queued for the writer; beyond it clients get `overloaded`.
     public var maxQueue: Int = 20_000
+    /// The size of the store's commit log (every segment since the last checkpoint) at which a
+    /// checkpoint starts in the background (the Realm's `checkpointLogBytes`).
+    public var checkpointBytes: Int = 64 << 20
     /// The event types accepted (nil: any).
     public var types: [String]?
     /// The per-type and per-source counters.
@@ -39,9 +46,20 @@ public struct DaemonConfig: Codable, Sendable, Equatable {
     public var limits = DaemonLimits()
 
     /// The sliding window of the per-type and per-source counts.
+    ///
+    /// Types and sources come from clients, so what is tracked is bounded: at most `maxKeys`
+    /// distinct keys in the window (events of further keys count as other), each at most
+    /// `maxKeyBytes` long (longer ones are cut), and `stats` lists the `topKeys` largest counts
+    /// with the rest in `byTypeOther` / `bySourceOther`.
     public struct Counters: Codable, Sendable, Equatable {
         /// The window, in seconds.
         public var windowSeconds: Int = 60
+        /// How many of the largest counts the `stats` reply lists per counter.
+        public var topKeys: Int = 20
+        /// The most distinct keys tracked per counter in the window.
+        public var maxKeys: Int = 1_000
+        /// The longest key tracked, in UTF-8 bytes (a longer one is cut and ends in `…`).
+        public var maxKeyBytes: Int = 256
         public init() {}
     }
 
@@ -76,6 +94,7 @@ public struct DaemonConfig: Codable, Sendable, Equatable {
         maxDepth = try container.decodeIfPresent(Int.self, forKey: .maxDepth) ?? defaults.maxDepth
         maxBatch = try container.decodeIfPresent(Int.self, forKey: .maxBatch) ?? defaults.maxBatch
         maxQueue = try container.decodeIfPresent(Int.self, forKey: .maxQueue) ?? defaults.maxQueue
+        checkpointBytes = try container.decodeIfPresent(Int.self, forKey: .checkpointBytes) ?? defaults.checkpointBytes
         types = try container.decodeIfPresent([String].self, forKey: .types)
         counters = try container.decodeIfPresent(Counters.self, forKey: .counters) ?? defaults.counters
         alerts = try container.decodeIfPresent([AlertRule].self, forKey: .alerts) ?? []
@@ -88,6 +107,10 @@ extension DaemonConfig.Counters {
     public init(from decoder: any Decoder) throws {
         try ConfigKey.refuseUnknown(in: decoder, known: CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        windowSeconds = try container.decodeIfPresent(Int.self, forKey: .windowSeconds) ?? 60
+        let defaults = Self()
+        windowSeconds = try container.decodeIfPresent(Int.self, forKey: .windowSeconds) ?? defaults.windowSeconds
+        topKeys = try container.decodeIfPresent(Int.self, forKey: .topKeys) ?? defaults.topKeys
+        maxKeys = try container.decodeIfPresent(Int.self, forKey: .maxKeys) ?? defaults.maxKeys
+        maxKeyBytes = try container.decodeIfPresent(Int.self, forKey: .maxKeyBytes) ?? defaults.maxKeyBytes
     }
 }

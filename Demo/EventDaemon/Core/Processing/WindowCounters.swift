@@ -1,36 +1,126 @@
 import Foundation
 
-/// Counts events per key over a sliding window of whole seconds (per type and per source).
+/// Counts events per key (per type, per source) over a sliding window, in bounded memory: keys
+/// come from clients, so neither their number nor their length may grow without bound.
 ///
-/// - Complexity: O(1) amortised per event; memory is bounded by the window times the keys seen
-///   in it.
+/// - At most `maxKeys` distinct keys are tracked in the window; events of further keys are
+///   counted together as *other* until tracked keys expire.
+/// - A key longer than `maxKeyBytes` UTF-8 bytes is tracked by its first bytes (cut at a
+///   character boundary) followed by `…`.
+/// - The window is kept as at most ``bucketCount`` buckets of whole seconds, with running totals,
+///   so a ``summary(now:top:)`` costs O(tracked keys), not O(events) or O(window × keys).
+///
+/// Keys are compared by their UTF-8 bytes (``UTF8Key``), as the store compares the stored values.
+///
+/// - Complexity: O(1) amortised per event; memory O(``bucketCount`` × `maxKeys`).
 struct WindowCounters {
+    /// The most buckets the window is divided into.
+    static let bucketCount = 60
+
     let windowSeconds: Int
-    /// Per second (epoch), per key.
-    private var buckets: [Int: [String: Int]] = [:]
+    let maxKeys: Int
+    let maxKeyBytes: Int
+    /// The width of a bucket, in seconds.
+    let bucketSeconds: Int
 
-    init(windowSeconds: Int) {
-        self.windowSeconds = max(1, windowSeconds)
+    private struct Bucket {
+        var counts: [UTF8Key: Int] = [:]
+        var other = 0
     }
 
-    mutating func add(_ key: String, at date: Date) {
-        let second = Int(date.timeIntervalSince1970)
-        buckets[second, default: [:]][key, default: 0] += 1
-        expire(before: second - windowSeconds + 1)
-    }
+    /// Per bucket (epoch second / ``bucketSeconds``).
+    private var buckets: [Int: Bucket] = [:]
+    /// The sums of the buckets in `buckets`.
+    private var totals: [UTF8Key: Int] = [:]
+    private var otherTotal = 0
 
-    /// The counts of the last window ending at `now`.
-    func counts(now: Date) -> [String: Int] {
-        let first = Int(now.timeIntervalSince1970) - windowSeconds + 1
-        var total: [String: Int] = [:]
-        for (second, counts) in buckets where second >= first {
-            for (key, count) in counts { total[key, default: 0] += count }
+    /// What the `stats` reply shows of one counter: the largest counts, and the rest together.
+    struct Summary: Equatable {
+        /// The `top` largest counts (ties in key order).
+        var top: [(key: String, count: Int)]
+        /// Events of every other key, tracked or not.
+        var other: Int
+        /// Distinct keys tracked in the window (at most `maxKeys`).
+        var trackedKeys: Int
+
+        static func == (left: Summary, right: Summary) -> Bool {
+            left.other == right.other && left.trackedKeys == right.trackedKeys
+                && left.top.map(\.key) == right.top.map(\.key) && left.top.map(\.count) == right.top.map(\.count)
         }
-        return total
     }
 
-    private mutating func expire(before first: Int) {
-        guard buckets.count > windowSeconds + 1 else { return }
-        buckets = buckets.filter { $0.key >= first }
+    init(windowSeconds: Int, maxKeys: Int = 1_000, maxKeyBytes: Int = 256) {
+        self.windowSeconds = max(1, windowSeconds)
+        self.maxKeys = max(1, maxKeys)
+        self.maxKeyBytes = max(4, maxKeyBytes)
+        bucketSeconds = (self.windowSeconds + Self.bucketCount - 1) / Self.bucketCount
+    }
+
+    /// Counts one event of `key` at `date`.
+    mutating func add(_ key: String, at date: Date) {
+        let bucket = Int(date.timeIntervalSince1970) / bucketSeconds
+        expire(now: date)
+        let tracked = UTF8Key(truncated(key))
+        if totals[tracked] != nil || totals.count < maxKeys {
+            totals[tracked, default: 0] += 1
+            buckets[bucket, default: Bucket()].counts[tracked, default: 0] += 1
+        } else {
+            otherTotal += 1
+            buckets[bucket, default: Bucket()].other += 1
+        }
+    }
+
+    /// Drops the buckets that ended before the window ending at `now`.
+    ///
+    /// - Complexity: O(expired buckets' keys); at most ``bucketCount`` buckets are looked at.
+    mutating func expire(now: Date) {
+        let first = (Int(now.timeIntervalSince1970) - windowSeconds + 1) / bucketSeconds
+        guard let oldest = buckets.keys.min(), oldest < first else { return }
+        for (index, bucket) in buckets where index < first {
+            for (key, count) in bucket.counts {
+                let left = totals[key, default: 0] - count
+                totals[key] = left > 0 ? left : nil
+            }
+            otherTotal -= bucket.other
+            buckets[index] = nil
+        }
+    }
+
+    /// The counts tracked now (call ``expire(now:)`` first): cheap to copy out of a lock and
+    /// summarize outside it.
+    var trackedCounts: (counts: [UTF8Key: Int], other: Int) { (totals, otherTotal) }
+
+    /// The `top` largest counts and the rest of the window ending at `now`.
+    mutating func summary(now: Date, top: Int) -> Summary {
+        expire(now: now)
+        return Self.summary(of: totals, other: otherTotal, top: top)
+    }
+
+    /// The `top` largest of `counts` (ties in byte order of their keys), and the rest plus
+    /// `other` together.
+    ///
+    /// - Complexity: O(n log n) in the tracked keys.
+    static func summary(of counts: [UTF8Key: Int], other: Int, top: Int) -> Summary {
+        let sorted = counts.sorted { left, right in
+            left.value != right.value ? left.value > right.value
+                : left.key.string.utf8.lexicographicallyPrecedes(right.key.string.utf8)
+        }
+        let shown = sorted.prefix(max(0, top))
+        let rest = sorted.dropFirst(shown.count).reduce(0) { $0 + $1.value }
+        return Summary(top: shown.map { ($0.key.string, $0.value) }, other: other + rest, trackedKeys: counts.count)
+    }
+
+    /// `key`, or its first `maxKeyBytes` bytes (at a character boundary) and `…`.
+    private func truncated(_ key: String) -> String {
+        guard key.utf8.count > maxKeyBytes else { return key }
+        var bytes = 0
+        var end = key.startIndex
+        for character in key {
+            let size = character.utf8.count
+            guard bytes + size <= maxKeyBytes - 3 else { break }
+            bytes += size
+            end = key.index(after: end)
+        }
+        return String(key[..<end]) + "…"
     }
 }

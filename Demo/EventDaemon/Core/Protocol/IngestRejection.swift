@@ -47,6 +47,10 @@ public struct IngestRejection: Error, Sendable, Hashable, CustomStringConvertibl
         .init(code: "pattern_too_long", message: "a LIKE/CONTAINS/BEGINSWITH/ENDSWITH operand is \(length) characters "
                   + "long; the limit is \(limit)")
     }
+    static func patternsTooLong(_ total: Int, count: Int, limit: Int) -> IngestRejection {
+        .init(code: "patterns_too_long", message: "the query's \(count) LIKE/CONTAINS/BEGINSWITH/ENDSWITH operands are "
+                  + "\(total) characters long together; the limit is \(limit)")
+    }
     static let truncated = IngestRejection(code: "truncated", message: "the connection closed in the middle of a line")
     static let overloaded = IngestRejection(code: "overloaded", message: "the ingest queue is full; retry later")
     static let shuttingDown = IngestRejection(code: "shutting_down", message: "the daemon is shutting down")

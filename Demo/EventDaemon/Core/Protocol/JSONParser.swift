@@ -77,6 +77,11 @@ struct JSONParser {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw failure("expected ':'") }
             position += 1
+            // A duplicate key is refused rather than merged (RFC 8259 leaves its meaning open): a
+            // later value would silently replace an earlier one. Swift's `String` equality finds
+            // keys that are the same text in another Unicode form too; the store's maps take keys
+            // as Swift strings and would merge those as well.
+            guard fields[key] == nil else { throw duplicateKey(key) }
             skipWhitespace()
             fields[key] = try value(depth: depth)
             skipWhitespace()
@@ -89,6 +94,12 @@ struct JSONParser {
             position += 1
             return .object(fields)
         }
+    }
+
+    private func duplicateKey(_ key: String) -> Failure {
+        let shown = key.unicodeScalars.count > 40 ? String(String.UnicodeScalarView(key.unicodeScalars.prefix(40))) + "…" : key
+        return failure("a duplicate key \"\(shown)\" (keys equal as Unicode text, in any normalization form, are "
+                       + "duplicates)")
     }
 
     private mutating func array(depth: Int) throws(Failure) -> JSONValue {

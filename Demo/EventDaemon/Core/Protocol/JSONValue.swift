@@ -67,7 +67,10 @@ public indirect enum JSONValue: Sendable, Equatable, Codable {
         case .double(let double): self = .double(double)
         case .string(let string): self = .string(string)
         case .list(let list): self = .array(list.map(JSONValue.init))
-        case .dictionary(let map): self = .object(Dictionary(uniqueKeysWithValues: map.map { ($0.key, JSONValue($0.value)) }))
+        case .dictionary(let map):
+            // A map written by other code may hold keys that are one text in two Unicode forms:
+            // distinct to the store, equal as Swift strings. The first is kept (never a trap).
+            self = .object(Dictionary(map.map { ($0.key, JSONValue($0.value)) }, uniquingKeysWith: { first, _ in first }))
         default: self = .string("\(value)")
         }
     }

@@ -31,7 +31,7 @@ public enum Request: Sendable, Equatable {
 public struct RequestParser: Sendable {
     /// The deepest nesting a line may have.
     public var maxDepth: Int
-    /// The event types accepted (nil: any).
+    /// The event types accepted (nil: any), compared by their UTF-8 bytes.
     public var knownTypes: Set<String>?
 
     /// A parser refusing nesting deeper than `maxDepth` and types outside `knownTypes` (nil: any).
@@ -88,7 +88,11 @@ public struct RequestParser: Sendable {
         }
         let id = try string("id")
         let type = try string("type")
-        if let knownTypes, !knownTypes.contains(type) { throw .unknownType(type) }
+        // By bytes, as the store compares (and queries match) the stored type: a type that is an
+        // accepted one in another Unicode form would be stored where no `type == …` finds it.
+        if let knownTypes, !knownTypes.contains(where: { $0.utf8.elementsEqual(type.utf8) }) {
+            throw .unknownType(type)
+        }
         let source = try string("source")
         guard let timeValue = fields["time"] else { throw .missing("time") }
         let time = try Self.time(timeValue)

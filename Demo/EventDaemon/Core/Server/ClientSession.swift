@@ -11,8 +11,14 @@ protocol ClientConnection: AnyObject {
     func send(_ line: String, whenWritten: (() -> Void)?)
     /// Bytes queued for writing and not yet taken by the kernel.
     var queuedBytes: Int { get }
+    /// Bytes of output that reached the client so far (acknowledged by its TCP stack, or read
+    /// from a Unix socket): grows as the client reads, however little at a time.
+    var deliveredBytes: Int { get }
     /// Disconnects a client whose unread output passed the limit (counted once).
     func dropSlowReader()
+    /// Disconnects a client that took no byte of a page of its initial result for `seconds`
+    /// (counted once, apart from ``dropSlowReader()``).
+    func dropStalledReader(stalledFor seconds: Int)
     /// Closes the connection once queued writes are flushed.
     func close()
 }
@@ -68,8 +74,9 @@ final class ClientSession {
             case .subscribe(let query, let sort, let ascending, let keyPaths):
                 // The new subscription first: when it fails, the one that worked stays.
                 let replacement = try Subscription(realm: context.realm, query: query, sort: sort, ascending: ascending,
-                                                   keyPaths: keyPaths, limits: context.limits, connection: connection) {
-                    [weak self] in self?.subscriptionCancelled()
+                                                   keyPaths: keyPaths, limits: context.limits,
+                                                   queries: context.sharedQueries, connection: connection) {
+                    [weak self] counter in self?.subscriptionCancelled(counting: counter)
                 }
                 if let previous = subscription { previous.cancel() } else { context.statistics.noteSubscribers(1) }
                 subscription = replacement
@@ -111,10 +118,17 @@ final class ClientSession {
         context.logger.warning("ingest queue full: refused \(refused.count) event(s)")
     }
 
-    /// The client ended its input: close after the last reply, unless it has a subscription
-    /// (a half-closed client may still read its stream).
+    /// The client ended its input: its subscription ends and the connection closes after the
+    /// last reply. A peer that closed its socket and one that only shut down its writing side
+    /// look the same until something is written to them, and a subscription whose result never
+    /// changes may write nothing for ever: a client that wants its stream keeps its side open.
     func inputEnded() {
         inputHasEnded = true
+        if subscription != nil {
+            subscription?.cancel()
+            subscription = nil
+            context.statistics.noteSubscribers(-1)
+        }
         closeIfAnswered()
     }
 
@@ -141,13 +155,13 @@ final class ClientSession {
         subscription = nil
     }
 
-    /// The subscription used more than its budget on a commit and cancelled itself (it sent the
-    /// error line).
-    private func subscriptionCancelled() {
+    /// The subscription went past a limit (its CPU budget, or the bytes its paged version may
+    /// pin) and cancelled itself (it sent the error line); `counter` counts it.
+    private func subscriptionCancelled(counting counter: DaemonStatistics.LimitCounter) {
         guard subscription != nil else { return }
         subscription = nil
         context.statistics.noteSubscribers(-1)
-        context.statistics.noteLimit(.subscriptionsCancelled)
+        context.statistics.noteLimit(counter)
         closeIfAnswered()
     }
 
@@ -191,6 +205,11 @@ final class DaemonContext {
     var limits = DaemonLimits()
     /// Connections open on every listener (against ``DaemonLimits/maxConnections``).
     var openConnections = 0
+    /// Reply bytes queued for writing on every connection together (against
+    /// ``DaemonLimits/maxTotalQueuedOutputBytes``).
+    var queuedOutputBytes = 0
+    /// The live queries the subscriptions share (one notifier and one update line per query).
+    let sharedQueries: SharedQueries
 
     init(loop: LibUVEventLoop, realm: Realm, writer: IngestWriter, parser: RequestParser, statistics: DaemonStatistics,
          logger: Logger) {
@@ -200,5 +219,6 @@ final class DaemonContext {
         self.parser = parser
         self.statistics = statistics
         self.logger = logger
+        sharedQueries = SharedQueries(loop: loop)
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import StrataSupport
 
 /// The daemon's counters, shared by the network loop and the writer: events per second,
-/// rejections by reason, commit latency, and per-type / per-source window counts.
+/// rejections by reason, commit latency, and per-type / per-source window counts (bounded: see
+/// ``WindowCounters``).
 public final class DaemonStatistics: Sendable {
     private struct State {
         var stored = 0
@@ -23,11 +24,26 @@ public final class DaemonStatistics: Sendable {
     }
 
     private let state: LockedValueBox<State>
+    /// How many of the largest per-type and per-source counts the `stats` reply lists.
+    private let topKeys: Int
 
-    /// Counters whose per-type and per-source counts cover the last `windowSeconds`.
-    public init(windowSeconds: Int) {
-        state = LockedValueBox(State(byType: WindowCounters(windowSeconds: windowSeconds),
-                                     bySource: WindowCounters(windowSeconds: windowSeconds)))
+    /// Counters whose per-type and per-source counts cover the last `counters.windowSeconds`,
+    /// tracking at most `counters.maxKeys` keys of `counters.maxKeyBytes` each and reporting the
+    /// `counters.topKeys` largest.
+    public init(counters: DaemonConfig.Counters) {
+        func window() -> WindowCounters {
+            WindowCounters(windowSeconds: counters.windowSeconds, maxKeys: counters.maxKeys,
+                           maxKeyBytes: counters.maxKeyBytes)
+        }
+        state = LockedValueBox(State(byType: window(), bySource: window()))
+        topKeys = counters.topKeys
+    }
+
+    /// Counters with the default bounds and a window of `windowSeconds`.
+    public convenience init(windowSeconds: Int) {
+        var counters = DaemonConfig.Counters()
+        counters.windowSeconds = windowSeconds
+        self.init(counters: counters)
     }
 
     func noteCommit(batch: [IngestWriter.Submission], outcomes: [IngestWriter.Outcome], latency: Duration) {
@@ -73,30 +89,52 @@ public final class DaemonStatistics: Sendable {
     public var rejections: [String: Int] { state.withLockedValue { $0.rejected } }
 
     /// The `stats` reply.
+    ///
+    /// The lock the writer takes for every commit is held only to copy the counters out (their
+    /// size is bounded: see ``WindowCounters``); sorting, the top keys and the JSON are built
+    /// after it is released.
+    ///
+    /// - Complexity: O(k log k) for the k tracked keys (at most `counters.maxKeys` per counter),
+    ///   O(k) of it under the lock.
     public func snapshot(queueDepth: Int) -> JSONValue {
         let now = Date()
-        return state.withLockedValue { state in
-            let second = Int(now.timeIntervalSince1970)
-            let lastTen = (1...10).reduce(0) { $0 + (state.perSecond[second - $1] ?? 0) }
-            let sorted = state.latencies.sorted()
-            func percentile(_ p: Double) -> Double {
-                sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
-            }
-            return .object([
-                "stored": .int(Int64(state.stored)), "duplicates": .int(Int64(state.duplicates)),
-                "eventsPerSecond": .double(Double(lastTen) / 10),
-                "rejected": .object(state.rejected.mapValues { .int(Int64($0)) }),
-                "commits": .int(Int64(state.commits)),
-                "commitLatencyMicros": .object(["p50": .double(percentile(0.5)), "p99": .double(percentile(0.99))]),
-                "queueDepth": .int(Int64(queueDepth)),
-                "subscribers": .int(Int64(state.subscribers)), "connections": .int(Int64(state.connections)),
-                "limits": .object(Dictionary(uniqueKeysWithValues: LimitCounter.allCases.map {
-                    ($0.rawValue, .int(Int64(state.limits[$0.rawValue] ?? 0)))
-                })),
-                "byType": .object(state.byType.counts(now: now).mapValues { .int(Int64($0)) }),
-                "bySource": .object(state.bySource.counts(now: now).mapValues { .int(Int64($0)) }),
-            ])
+        let second = Int(now.timeIntervalSince1970)
+        let copy = state.withLockedValue { state -> State in
+            state.byType.expire(now: now)
+            state.bySource.expire(now: now)
+            return state
         }
+        let lastTen = (1...10).reduce(0) { $0 + (copy.perSecond[second - $1] ?? 0) }
+        let sorted = copy.latencies.sorted()
+        func percentile(_ p: Double) -> Double {
+            sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+        }
+        let byType = copy.byType.trackedCounts, bySource = copy.bySource.trackedCounts
+        let types = WindowCounters.summary(of: byType.counts, other: byType.other, top: topKeys)
+        let sources = WindowCounters.summary(of: bySource.counts, other: bySource.other, top: topKeys)
+        return .object([
+            "stored": .int(Int64(copy.stored)), "duplicates": .int(Int64(copy.duplicates)),
+            "eventsPerSecond": .double(Double(lastTen) / 10),
+            "rejected": .object(copy.rejected.mapValues { .int(Int64($0)) }),
+            "commits": .int(Int64(copy.commits)),
+            "commitLatencyMicros": .object(["p50": .double(percentile(0.5)), "p99": .double(percentile(0.99))]),
+            "queueDepth": .int(Int64(queueDepth)),
+            "subscribers": .int(Int64(copy.subscribers)), "connections": .int(Int64(copy.connections)),
+            "limits": .object(Dictionary(uniqueKeysWithValues: LimitCounter.allCases.map {
+                ($0.rawValue, .int(Int64(copy.limits[$0.rawValue] ?? 0)))
+            })),
+            "byType": Self.counts(types.top), "byTypeOther": .int(Int64(types.other)),
+            "bySource": Self.counts(sources.top), "bySourceOther": .int(Int64(sources.other)),
+        ])
+    }
+
+    /// Counts as a JSON object; keys that are one text in two Unicode forms (two keys to the
+    /// counters, one to a JSON object's reader) are added up.
+    private static func counts(_ top: [(key: String, count: Int)]) -> JSONValue {
+        .object(Dictionary(top.map { ($0.key, JSONValue.int(Int64($0.count))) }) { first, second in
+            guard case .int(let a) = first, case .int(let b) = second else { return first }
+            return .int(a + b)
+        })
     }
 }
 
@@ -107,11 +145,21 @@ extension DaemonStatistics {
         case connectionsRefused
         /// Connections closed because their queued output passed `maxQueuedOutputBytes`.
         case slowReadersDisconnected
-        /// Subscriptions cancelled for using more than `subscriptionBudgetMillis` on one commit.
+        /// Subscriptions cancelled for using more than `subscriptionBudgetMillis` on one commit or
+        /// `initialBudgetMillis` on the initial result.
         case subscriptionsCancelled
         /// TCP clients closed for a missing or wrong `{"auth":…}` first line.
         case authFailures
         /// Connections closed after `idleTimeoutSeconds` without a complete line.
         case idleDisconnected
+        /// Connections closed because they took no byte of a page for `pageTimeoutSeconds`.
+        case stalledPagesDisconnected
+        /// Initial results whose paging was cancelled after `maxPinnedBytes` of later commits.
+        case pagingCancelled
+        /// Times accepting clients failed with an error libuv passed on (for lack of
+        /// descriptors: when its own spare descriptor was gone too, and the listener's closed the
+        /// clients waiting unserved; see `StreamListener`). Clients libuv closes itself for lack of
+        /// descriptors are not counted.
+        case acceptFailures
     }
 }

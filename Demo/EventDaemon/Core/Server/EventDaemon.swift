@@ -61,11 +61,12 @@ public final class EventDaemon: @unchecked Sendable {
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: options.dataPath),
                                                 objectTypes: daemonObjectTypes)
         configuration.durability = .full
+        configuration.checkpointLogBytes = UInt64(options.config.checkpointBytes)
         configuration.eventConfiguration = EventConfiguration(metadata: ["daemon": "strata-eventd"], logger: nil) { error in
             Logger(label: "strata-eventd.audit").error("audit event not written: \(error)")
         }
         self.configuration = configuration
-        statistics = DaemonStatistics(windowSeconds: options.config.counters.windowSeconds)
+        statistics = DaemonStatistics(counters: options.config.counters)
         let relay = StoreFailureRelay()
         writer = IngestWriter(configuration: configuration, config: options.config, statistics: statistics, logger: logger,
                               onStoreFailure: { reason in relay.daemon?.storeFailed(reason) })
@@ -127,6 +128,7 @@ public final class EventDaemon: @unchecked Sendable {
             throw error
         }
         logger.info("listening on \(options.host):\(tcpPort)\(options.socketPath.map { " and \($0)" } ?? "")")
+        logLoweredConnectionLimit()
     }
 
     private func startOnLoop() throws -> Int {
@@ -134,7 +136,7 @@ public final class EventDaemon: @unchecked Sendable {
         let parser = RequestParser(maxDepth: options.config.maxDepth, knownTypes: options.config.types.map(Set.init))
         let context = DaemonContext(loop: loop, realm: realm, writer: writer, parser: parser, statistics: statistics,
                                     logger: logger)
-        context.limits = options.config.limits
+        context.limits = try connectionLimits()
         let state = LoopState(context: context)
         self.state = state
         let group = try options.socketGroup.map(AccessControl.groupID(named:))

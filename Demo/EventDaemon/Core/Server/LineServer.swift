@@ -9,6 +9,8 @@ final class LineServer {
     private var accepting = true
     /// The repeating check for idle connections.
     private var idleSweep: TimerHandle?
+    /// When a failed accept was last logged (at most one line a second).
+    private var acceptFailureLogged: ContinuousClock.Instant?
 
     /// One open connection (held here while it is open) and when it last completed a line.
     private final class Client {
@@ -48,6 +50,21 @@ final class LineServer {
         }
     }
 
+    /// Counts every failed accept (no descriptor left: the clients waiting were closed
+    /// unserved, see ``StreamListener``) and logs one line a second at most.
+    private func reportAcceptFailures(context: DaemonContext) {
+        listener.onAcceptError = { [weak self] error in
+            context.statistics.noteLimit(.acceptFailures)
+            let now = ContinuousClock.now
+            guard let self, self.acceptFailureLogged.map({ now - $0 >= .seconds(1) }) ?? true else { return }
+            self.acceptFailureLogged = now
+            let open = context.openConnections
+            context.logger.warning("""
+                could not accept clients (\(error)): closed the clients waiting; \(open) connections are open
+                """)
+        }
+    }
+
     /// The TCP port (0 for a Unix socket).
     var boundPort: Int { listener.port }
 
@@ -62,6 +79,7 @@ final class LineServer {
         let server = LineServer(listener: listener)
         box.server = server
         server.watchIdleClients(on: loop, context: context)
+        server.reportAcceptFailures(context: context)
         return server
     }
 
@@ -74,6 +92,7 @@ final class LineServer {
         let server = LineServer(listener: listener)
         box.server = server
         server.watchIdleClients(on: loop, context: context)
+        server.reportAcceptFailures(context: context)
         return server
     }
 
@@ -93,6 +112,9 @@ final class LineServer {
             return
         }
         context.openConnections += 1
+        // A peer that vanishes without closing is noticed even on a connection nothing is written to.
+        connection.enableKeepalive(idle: .seconds(context.limits.keepaliveSeconds),
+                                   interval: DaemonLimits.keepaliveProbeInterval, probes: DaemonLimits.keepaliveProbes)
         let id = ObjectIdentifier(connection)
         context.statistics.noteConnections(1)
         let writer = LineWriter(connection, context: context)
@@ -170,6 +192,8 @@ private final class LineWriter: ClientConnection {
     private weak var connection: StreamConnection?
     private let context: DaemonContext
     private var dropped = false
+    /// Bytes handed to ``send(_:whenWritten:)`` so far.
+    private var sentBytes = 0
 
     init(_ connection: StreamConnection, context: DaemonContext) {
         self.connection = connection
@@ -182,21 +206,54 @@ private final class LineWriter: ClientConnection {
 
     func send(_ line: String, whenWritten: (() -> Void)?) {
         guard let connection else { return }
-        // A client that went away: close, which ends its subscription.
-        connection.write(Array(line.utf8) + [UInt8(ascii: "\n")]) { [weak connection] error in
+        var bytes = Array(line.utf8)
+        bytes.append(UInt8(ascii: "\n"))
+        let count = bytes.count
+        let context = self.context
+        context.queuedOutputBytes += count
+        sentBytes += count
+        // A client that went away: close, which ends its subscription. The completion runs for
+        // every write, written, failed or dropped at the close, so the total stays exact.
+        connection.write(bytes) { [weak connection] error in
+            context.queuedOutputBytes -= count
             if error != nil { connection?.abort() } else { whenWritten?() }
         }
-        if connection.queuedWriteBytes > context.limits.maxQueuedOutputBytes { dropSlowReader() }
+        let queued = connection.queuedWriteBytes
+        if queued > context.limits.maxQueuedOutputBytes || isOverFairShare(queued) { dropSlowReader() }
+    }
+
+    /// Whether the output of every connection together passed
+    /// ``DaemonLimits/maxTotalQueuedOutputBytes`` and this one holds more than its share of it:
+    /// a thousand clients that never read must not hold a thousand times the per-connection
+    /// limit, while a client that reads keeps its connection.
+    private func isOverFairShare(_ queued: Int) -> Bool {
+        let limit = context.limits.maxTotalQueuedOutputBytes
+        guard context.queuedOutputBytes > limit else { return false }
+        return queued > limit / max(1, context.openConnections)
     }
 
     var queuedBytes: Int { connection?.queuedWriteBytes ?? 0 }
 
+    var deliveredBytes: Int { sentBytes - queuedBytes - (connection?.kernelUndeliveredBytes ?? 0) }
+
     func dropSlowReader() {
+        let limit = context.limits.maxQueuedOutputBytes, total = context.limits.maxTotalQueuedOutputBytes
+        let reason = "disconnected a client that does not read its replies (\(queuedBytes) bytes queued; "
+            + "limits: \(limit) per connection, its share of \(total) in all)"
+        drop(.slowReadersDisconnected, reason)
+    }
+
+    func dropStalledReader(stalledFor seconds: Int) {
+        drop(.stalledPagesDisconnected,
+             "disconnected a subscriber that took no byte of its initial result's page for \(seconds) s")
+    }
+
+    /// Aborts the connection, counted under `counter` and logged with `message` (once).
+    private func drop(_ counter: DaemonStatistics.LimitCounter, _ message: String) {
         guard !dropped, let connection else { return }
         dropped = true
-        context.statistics.noteLimit(.slowReadersDisconnected)
-        let limit = context.limits.maxQueuedOutputBytes
-        context.logger.warning("disconnected a client that does not read its replies (over \(limit) bytes queued)")
+        context.statistics.noteLimit(counter)
+        context.logger.warning("\(message)")
         connection.abort()
     }
 

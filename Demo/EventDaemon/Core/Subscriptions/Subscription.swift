@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Strata
+import StrataSupport
 
 /// A live query a client subscribed to: its initial result in pages, then every change set, as
 /// NDJSON lines, in commit order, until it is cancelled.
@@ -15,60 +16,90 @@ import Strata
 ///
 /// Pages are built off the loop thread from a frozen snapshot of the result, one at a time: the
 /// next is built once the kernel took the previous one, so a slow reader holds back the pages
-/// instead of queueing them; a page left unread for ``DaemonLimits/pageTimeoutSeconds``
-/// disconnects the client (the snapshot pins a version). Updates that arrive meanwhile wait, in
-/// order, until the last page went (counted against ``DaemonLimits/maxQueuedOutputBytes``).
+/// instead of queueing them. The snapshot pins a version, so the paging keeps the rules of
+/// ``PagingWatch``: a client that takes no byte of a waiting page for
+/// ``DaemonLimits/pageTimeoutSeconds`` is disconnected (counted as `stalledPagesDisconnected`),
+/// and once ``DaemonLimits/maxPinnedBytes`` of commits landed after the paged version the
+/// subscription is cancelled with an error line (counted as `pagingCancelled`). Updates that
+/// arrive meanwhile wait, in order, until the last page went (counted against
+/// ``DaemonLimits/maxQueuedOutputBytes``).
 ///
-/// When the notifier worker's CPU time to evaluate one commit for this query (whether or not it
-/// changed the result) passes ``DaemonLimits/subscriptionBudgetMillis`` (string tests and paths
-/// through maps, links and subqueries give up at the deadline), the notifier stops at once and
-/// the subscription is cancelled with `{"error":"subscription cancelled: …"}`, which may come
-/// before the last page: nothing of the subscription follows it. The initial result is not held
-/// to the budget, nor is serialization on the loop (linear in the bytes the client receives).
-/// Lives on the daemon's loop thread.
-final class Subscription {
-    private var token: NotificationToken?
+/// Subscriptions with the same query, sort and key paths share one ``SharedQuery``: one notifier
+/// and one update line per commit for all of them.
+///
+/// The notifier worker's CPU time for this query is budgeted from the first computation on:
+/// ``DaemonLimits/initialBudgetMillis`` for the initial result, ``DaemonLimits/subscriptionBudgetMillis``
+/// for each commit (whether or not it changed the result). String tests and paths through maps,
+/// links and subqueries give up at the deadline; past it the notifier stops at once and the
+/// subscription is cancelled with `{"error":"subscription cancelled: …"}` (counted as
+/// `subscriptionsCancelled`), which may come before the last page: nothing of the subscription
+/// follows it. Serialization on the loop is not budgeted (linear in the bytes the client
+/// receives). Lives on the daemon's loop thread.
+final class Subscription: SharedQuery.Member {
+    /// The query this subscription is a member of (nil once cancelled).
+    private var query: SharedQuery?
     private weak var connection: ClientConnection?
     private let limits: DaemonLimits
     private let loop: LibUVEventLoop
-    private let onCancelled: () -> Void
+    private let realm: Realm
+    private let onCancelled: (DaemonStatistics.LimitCounter) -> Void
     /// Update lines waiting for the last page of the initial result (nil when no initial result
     /// is being paged).
     private var heldBack: [String]?
     private var heldBackBytes = 0
     private var isCancelled = false
-    /// Fires when the client leaves a page unread for too long (the frozen snapshot it is read
-    /// from pins a version, and the store keeps every changeset after it).
-    private var pageDeadline: TimerHandle?
+    /// The initial result being paged: its frozen snapshot (which pins a version: released as
+    /// soon as the paging ends or is cancelled), the rules the client must keep meanwhile, and
+    /// the timer that checks them.
+    private var paging: (frozen: Frozen<Results<StoredEvent>>, watch: PagingWatch, timer: TimerHandle)?
 
-    /// Subscribes; the lines go to `connection`, and `onCancelled` runs if the subscription
-    /// cancels itself for going over its budget.
+    /// Subscribes; the lines go to `connection`, and `onCancelled` runs with the limit's counter
+    /// if the subscription cancels itself (over its CPU budget, or paged past
+    /// ``DaemonLimits/maxPinnedBytes``).
     ///
     /// - Throws: ``IngestRejection`` `query_too_long` or `pattern_too_long` (see ``QueryCost``),
-    ///   or `bad_query` naming the position when the RQL or the sort key path is invalid.
+    ///   `patterns_too_long`, or `bad_query` naming the position when the RQL or the sort key path
+    ///   is invalid, or naming the key path that names no property (or has an empty component, or
+    ///   goes past a value).
     init(realm: Realm, query: String, sort: String?, ascending: Bool, keyPaths: [String]?, limits: DaemonLimits,
-         connection: ClientConnection, onCancelled: @escaping () -> Void) throws(IngestRejection) {
+         queries: SharedQueries, connection: ClientConnection,
+         onCancelled: @escaping (DaemonStatistics.LimitCounter) -> Void) throws(IngestRejection) {
         try QueryCost.check(query: query, sort: sort, limits: limits)
-        var results: Results<StoredEvent>
-        do {
-            results = try realm.objects(StoredEvent.self).filter(validating: query)
-            if let sort {
-                results = try results.filter(validating: "TRUEPREDICATE SORT(\(sort) \(ascending ? "ASC" : "DESC"))")
-            }
-        } catch {
-            throw .badQuery("\(error)")
+        let signature = SharedSerialization.QuerySignature(query: query, sort: sort, ascending: ascending,
+                                                           keyPaths: keyPaths)
+        let shared = try queries.query(for: signature, keyPaths: keyPaths, limits: limits) { () throws(IngestRejection) in
+            try Self.results(of: realm, query: query, sort: sort, ascending: ascending)
         }
         self.connection = connection
         self.limits = limits
         self.onCancelled = onCancelled
         guard let loop = LibUVEventLoop.current else { preconditionFailure("a subscription lives on the daemon's loop") }
         self.loop = loop
-        token = results.observe(keyPaths: keyPaths) { [weak self] change in self?.handle(change) }
-        // The notifier worker holds each commit's evaluation to the budget, including one that
-        // changes nothing this subscription sees; past it the notifier has stopped.
-        let subscription = WeakLoopBound(self, loop: loop)
-        token?.limitComputeCost(to: limits.subscriptionBudget) { cost in
-            subscription.execute { $0.cancelForCost(cost) }
+        self.realm = realm
+        self.query = shared
+        shared.join(self)
+    }
+
+    /// The results of `query` sorted by `sort`.
+    ///
+    /// - Throws: `bad_query` naming what is wrong with the query or the sort key path.
+    private static func results(of realm: Realm, query: String, sort: String?,
+                                ascending: Bool) throws(IngestRejection) -> Results<StoredEvent> {
+        do {
+            var results = try realm.objects(StoredEvent.self).filter(validating: query)
+            if let sort {
+                // The key path goes into RQL text: it must be one key path, not more query.
+                guard isPlainKeyPath(sort) else {
+                    throw IngestRejection.badQuery("the sort key path '\(sort)' is not one key path: it must not be "
+                                                   + "empty or hold spaces, commas or parentheses")
+                }
+                results = try results.filter(validating: "TRUEPREDICATE SORT(\(sort) \(ascending ? "ASC" : "DESC"))")
+            }
+            return results
+        } catch let rejection as IngestRejection {
+            throw rejection
+        } catch {
+            throw .badQuery("\(error)")
         }
     }
 
@@ -76,30 +107,32 @@ final class Subscription {
     func cancel() {
         isCancelled = true
         heldBack = nil
-        pageDeadline?.cancel()
-        pageDeadline = nil
-        token?.invalidate()
-        token = nil
+        stopPaging()
+        query?.leave(self)
+        query = nil
     }
 
-    deinit { token?.invalidate() }
+    deinit {
+        paging?.timer.cancel()
+        query?.leave(self)
+    }
 
-    private func handle(_ change: RealmCollectionChange<Results<StoredEvent>>) {
+    // MARK: - SharedQuery.Member
+
+    func receiveInitial(_ frozen: Frozen<Results<StoredEvent>>) {
         guard !isCancelled else { return }
-        switch change {
-        case .initial(let results):
-            heldBack = []
-            buildPage(0, from: 0, of: Frozen(results))
-        case .update(let results, let deletions, let insertions, let modifications):
-            let modifiedNow = Self.newIndices(of: modifications, deletions: deletions, insertions: insertions)
-            let inserted = Self.objects(results, at: insertions)
-            let modified = Self.objects(results, at: modifiedNow)
-            let line = #"{"update":{"deletions":\#(deletions),"insertions":\#(insertions),"#
-                + #""modifications":\#(modifications),"inserted":[\#(inserted)],"modified":[\#(modified)]}}"#
-            emit(line)
-        case .error(let error):
-            emit(#"{"error":\#(JSONValue.string("\(error)").text)}"#)
-        }
+        heldBack = []
+        startPaging(frozen)
+    }
+
+    func receive(line: String) {
+        guard !isCancelled else { return }
+        emit(line)
+    }
+
+    func queryExceededBudget(_ overrun: ComputeOverrun) {
+        query = nil   // the query stopped and let its members go
+        cancelForCost(overrun)
     }
 
     /// Sends an update line, or holds it back while the initial result is being paged.
@@ -114,21 +147,68 @@ final class Subscription {
         if heldBackBytes + connection.queuedBytes > limits.maxQueuedOutputBytes { dropSlowReader() }
     }
 
-    private func cancelForCost(_ cost: Duration) {
+    private func cancelForCost(_ overrun: ComputeOverrun) {
+        let millis = Int((overrun.cpuTime / .milliseconds(1)).rounded(.up))
+        let budget = Int((overrun.limit / .milliseconds(1)).rounded(.up))
+        let work = overrun.isInitial ? "computing the initial result" : "evaluating a commit"
+        cancel(because: "\(work) took \(millis) ms of CPU or more, over the budget of \(budget) ms",
+               counting: .subscriptionsCancelled)
+    }
+
+    /// Cancels, sends `{"error":"subscription cancelled: <reason>"}` and reports it.
+    private func cancel(because reason: String, counting counter: DaemonStatistics.LimitCounter) {
         guard !isCancelled else { return }
-        let millis = Int((cost / .milliseconds(1)).rounded(.up))
-        let reason = "subscription cancelled: evaluating a commit took \(millis) ms of CPU or more, over the budget "
-            + "of \(limits.subscriptionBudgetMillis) ms"
         // Updates held back behind unsent pages are dropped with them: the error ends the stream.
         cancel()
-        connection?.send(#"{"error":\#(JSONValue.string(reason).text)}"#)
-        onCancelled()
+        connection?.send(#"{"error":\#(JSONValue.string("subscription cancelled: " + reason).text)}"#)
+        onCancelled(counter)
     }
 
     // MARK: - Paging the initial result
 
+    /// Starts paging `frozen` (page 0 first) under the rules of ``PagingWatch``.
+    private func startPaging(_ frozen: Frozen<Results<StoredEvent>>) {
+        guard let reading = pagingReading() else { return }
+        let interval = PagingWatch.checkInterval(for: limits)
+        let timer = loop.scheduleTimer(after: interval, repeating: interval) { [weak self] in self?.checkPaging() }
+        paging = (frozen, PagingWatch(limits: limits, at: reading), timer)
+        buildPage(0, from: 0)
+    }
+
+    /// Stops the paging's checks and releases its snapshot.
+    private func stopPaging() {
+        paging?.timer.cancel()
+        paging = nil
+    }
+
+    private func pagingReading() -> PagingWatch.Reading? {
+        guard let connection else { return nil }
+        return PagingWatch.Reading(now: .now, deliveredBytes: connection.deliveredBytes,
+                                   queuedBytes: connection.queuedBytes, committedBytes: realm.committedLogBytes)
+    }
+
+    /// Applies the paging rules: disconnects a stalled client, cancels a paging that pinned its
+    /// version for too many commits.
+    private func checkPaging() {
+        guard let reading = pagingReading(), var watch = paging?.watch else { return }
+        let verdict = watch.check(reading)
+        paging?.watch = watch
+        switch verdict {
+        case nil:
+            return
+        case .stalled(let seconds):
+            connection?.dropStalledReader(stalledFor: seconds)
+            cancel()
+        case .pinnedTooMuch(let bytes, let limit):
+            cancel(because: "the initial result was still being paged after \(bytes) bytes of later commits "
+                       + "(the limit is \(limit)): read faster, or subscribe to a smaller result",
+                   counting: .pagingCancelled)
+        }
+    }
+
     /// Builds page `page` (objects from `start`) on a background queue, then sends it.
-    private func buildPage(_ page: Int, from start: Int, of frozen: Frozen<Results<StoredEvent>>) {
+    private func buildPage(_ page: Int, from start: Int) {
+        guard let frozen = paging?.frozen else { return }
         let subscription = WeakLoopBound(self, loop: loop)
         let pageBytes = limits.initialPageBytes
         DispatchQueue.global().async {
@@ -147,22 +227,18 @@ final class Subscription {
             let line = #"{"initial":{"count":\#(count),"page":\#(page),"objects":[\#(objects.joined(separator: ","))],"#
                 + #""last":\#(last)}}"#
             let next = index
-            subscription.execute { $0.sendPage(line, page: page, next: next, last: last, of: frozen) }
+            subscription.execute { $0.sendPage(line, page: page, next: next, last: last) }
         }
     }
 
-    private func sendPage(_ line: String, page: Int, next: Int, last: Bool, of frozen: Frozen<Results<StoredEvent>>) {
+    private func sendPage(_ line: String, page: Int, next: Int, last: Bool) {
         guard !isCancelled, let connection else { return }
         guard last else {
-            pageDeadline = loop.scheduleTimer(after: .seconds(limits.pageTimeoutSeconds)) { [weak self] in
-                self?.dropSlowReader()
-            }
-            connection.send(line) { [weak self] in
-                self?.pageDeadline?.cancel()
-                self?.buildPage(page + 1, from: next, of: frozen)
-            }
+            // The write's callback must not hold the snapshot: a cancelled paging releases it.
+            connection.send(line) { [weak self] in self?.buildPage(page + 1, from: next) }
             return
         }
+        stopPaging()
         connection.send(line)
         let pending = heldBack ?? []
         heldBack = nil
@@ -176,20 +252,11 @@ final class Subscription {
         cancel()
     }
 
-    // MARK: - Serialization
-
-    private static func objects(_ results: Results<StoredEvent>, at indices: some Sequence<Int>) -> String {
-        indices.map { results[$0].customEventRepresentation() }.joined(separator: ",")
-    }
-
-    /// Where the rows modified (old indices) are in the new results.
-    static func newIndices(of modifications: [Int], deletions: [Int], insertions: [Int]) -> [Int] {
-        let deleted = Set(deletions)
-        return modifications.compactMap { old -> Int? in
-            guard !deleted.contains(old) else { return nil }
-            var new = old - deletions.prefix { $0 < old }.count
-            for insertion in insertions where insertion <= new { new += 1 }
-            return new
+    /// Whether `keyPath` can only be read as one key path inside `SORT(… ASC)`: not empty, and
+    /// no whitespace, comma or parenthesis, which would end it and go on with more of the query.
+    static func isPlainKeyPath(_ keyPath: String) -> Bool {
+        !keyPath.isEmpty && !keyPath.unicodeScalars.contains {
+            $0.properties.isWhitespace || $0 == "," || $0 == "(" || $0 == ")"
         }
     }
 }

@@ -1,0 +1,12 @@
+extension Realm {
+    /// The bytes of commit-log records this Realm's store has appended since it was opened, by
+    /// any Realm or thread (0 for an in-memory store, which has no log).
+    ///
+    /// The difference between two readings is what the commits in between cost: a version kept
+    /// pinned (a frozen Realm, a snapshot paged through) keeps each later commit's changeset in
+    /// memory, so a service can bound how much a pin it holds for a client may cost. Not part of
+    /// Realm's API.
+    ///
+    /// - Complexity: O(1): one short lock.
+    package var committedLogBytes: UInt64 { store.statistics.logBytesAppended }
+}
