@@ -22,10 +22,17 @@ struct EventDaemonCommand: ParsableCommand {
     @Option(help: "Give the Unix socket this group and mode 0660 (default: mode 0600, owner only).")
     var socketGroup: String?
     @Flag(help: "Run with a load generator and one live subscription printing to the terminal.") var demo = false
+    @Flag(inversion: .prefixedNo,
+          help: "Read and check every page of the store before starting; refuse to start (exit 65) if one is damaged.")
+    var verify = true
+    @Option(name: .customLong("salvage"),
+            help: "Do not start: export every readable event and alert of the (damaged) store to this NDJSON file.")
+    var salvagePath: String?
 
     /// Parses the arguments and runs; any failure is one line on standard error (`strata-eventd:
-    /// error: …`) and a non-zero exit: 64 for bad arguments or settings, 1 for a daemon that
-    /// cannot start (the store, the listener, an alert query).
+    /// error: …`) and a non-zero exit: 64 for bad arguments or settings, 65 for a damaged store
+    /// (see ``StoreCheck``), 1 for a daemon that cannot start (the store, the listener, an alert
+    /// query).
     static func main() {
         do {
             var command = try parseAsRoot()
@@ -38,6 +45,7 @@ struct EventDaemonCommand: ParsableCommand {
             }
             let line = "strata-eventd: error: " + message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
             FileHandle.standardError.write(Data((line + "\n").utf8))
+            if StoreCheck.isDamage(error) { Foundation.exit(StoreCheck.damagedStoreExitStatus) }
             Foundation.exit(code == .failure || code == .validationFailure ? code.rawValue : 1)
         }
     }
@@ -80,6 +88,13 @@ struct EventDaemonCommand: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        if let salvagePath {
+            let summary = try SalvageExport(dataPath: dataPath, outputPath: salvagePath).run()
+            for damage in summary.report.damage { logger.warning("skipped: \(damage)") }
+            emit(summary.jsonLine)
+            return
+        }
+        if verify { try StoreCheck.verifyAtStart(dataPath: dataPath, logger: logger) }
         let daemon = try EventDaemon(options: options, logger: logger)
         try daemon.start()
         if descriptors.after != descriptors.before {

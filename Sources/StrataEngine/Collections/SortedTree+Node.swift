@@ -563,7 +563,9 @@ extension SortedTree {
                 // Reads cannot throw in Realm's API; a page that fails its checks is never
                 // used as data. Opening checked the header and the catalog.
                 fatalError("Strata: the store file is damaged and cannot be read further: \(error). Restore it "
-                           + "from a copy; nothing was read from the damaged page.")
+                           + "from a copy, or copy out what is readable with Realm.salvage(configuration:to:) "
+                           + "(Realm.verify(configuration:) lists every damaged page); nothing was read from the "
+                           + "damaged page.")
             }
         }
 

@@ -255,20 +255,48 @@ extension SortedTree {
         _ root: PagedTreeRoot, _ coding: Coding.Type, in file: PageFile, deltas: [UInt64: LeafDeltaHandle] = [:],
         reached: inout Set<UInt64>, check: @escaping @Sendable (Value) -> Bool = { _ in true }
     ) throws where Coding.Key == Key, Coding.Value == Value {
+        var damage = DamageCollector(stopsAtFirst: true, pageFile: file.path, pageSize: file.pageSize)
+        try verifyPages(root, coding, in: file, deltas: deltas, reached: &reached, damage: &damage, structure: nil,
+                        check: check)
+    }
+
+    /// Reads and checks every page of the tree rooted at `root` in `file`, as a stub read would
+    /// (with the same `check` of every value), keeping nothing; adds every page to `reached` and
+    /// every damaged or malformed node, page reached twice or tree deeper than 32 levels to
+    /// `damage` (as damage to `structure`), skipping what is below it.
+    ///
+    /// - Throws: what `damage` throws (see ``DamageCollector/record(_:in:)``).
+    /// - Complexity: O(n) in the tree's pages.
+    static func verifyPages<Coding: TreeEntryCoding>(
+        _ root: PagedTreeRoot, _ coding: Coding.Type, in file: PageFile, deltas: [UInt64: LeafDeltaHandle] = [:],
+        reached: inout Set<UInt64>, damage: inout DamageCollector, structure: String?,
+        check: @escaping @Sendable (Value) -> Bool = { _ in true }
+    ) throws where Coding.Key == Key, Coding.Value == Value {
         let loader = PageLoader(file: file, coding: coding, cache: nil, deltas: deltas, check: check)
         var pending = [(root.extent, root.count, 0)]
-        while let (extent, count, depth) = pending.popLast() {
+        nodes: while let (extent, count, depth) = pending.popLast() {
             guard depth < 32 else {
-                throw StrataError(.corruptFile, "a tree in \(file.path) is deeper than 32 levels at \(extent)",
-                                  path: file.path, offset: extent.first * UInt64(file.pageSize))
+                let error = StrataError(.corruptFile, "a tree in \(file.path) is deeper than 32 levels at \(extent)",
+                                        path: file.path, offset: extent.first * UInt64(file.pageSize))
+                try damage.record(error, in: structure)
+                continue
             }
             for page in extent.pages where !reached.insert(page).inserted {
-                throw StrataError(.corruptFile, "page \(page) of \(file.path) is reached twice", path: file.path,
-                                  offset: page * UInt64(file.pageSize))
+                try damage.record(StrataError(.corruptFile, "page \(page) of \(file.path) is reached twice",
+                                              path: file.path, offset: page * UInt64(file.pageSize)),
+                                  in: structure)
+                continue nodes
             }
-            let node = try loader.read(extent, delta: loader.delta(ofLeafAt: extent.first), count).node
+            let node: Node
+            do {
+                node = try loader.read(extent, delta: loader.delta(ofLeafAt: extent.first), count).node
+            } catch {
+                try damage.record(error, in: structure)
+                continue
+            }
             guard !node.isLeaf else { continue }
-            for child in node.children {
+            // Children pushed last to first: the walk, and the damage it lists, go in key order.
+            for child in node.children.reversed() {
                 if let childExtent = child.extent { pending.append((childExtent, child.count, depth + 1)) }
             }
         }

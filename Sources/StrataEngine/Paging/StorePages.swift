@@ -62,11 +62,15 @@ final class StorePages: Sendable {
     ///
     /// - Throws: ``StrataError/Code/invalidFileFormat`` or ``StrataError/Code/corruptFile``
     ///   naming the file and page (see ``PageFile/open(file:options:)``) when the header, the
-    ///   catalog or the free list is damaged; ``StrataError/Code/fileAccess``.
+    ///   catalog or the free list is damaged, also when the current header slot is damaged and the
+    ///   other is an older checkpoint whose log is gone (see ``PageFile/damagedCurrentSlot(storePath:)``);
+    ///   ``StrataError/Code/fileAccess``.
     static func open(
         file posix: POSIXFile, readOnly: Bool, cache: NodeCache?
     ) throws -> (pages: StorePages, snapshot: Snapshot) {
         let file = try PageFile.open(file: posix, options: options(readOnly: readOnly))
+        // The page file is the store's path: its log segments are named after it.
+        if let damage = file.damagedCurrentSlot(storePath: file.path) { throw damage }
         // The log segments the header no longer needs are deleted next: the header must be on the disk.
         if !readOnly { try file.makeHeaderDurable() }
         let header = file.header
@@ -121,33 +125,77 @@ final class StorePages: Sendable {
     ///   page, malformed node, page reached twice or page both free and in use;
     ///   ``StrataError/Code/fileAccess``.
     func verify() throws -> Int {
+        var damage = DamageCollector(stopsAtFirst: true, pageFile: file.path, pageSize: file.pageSize)
+        return try Self.verify(file, damage: &damage)
+    }
+
+    /// Reads and checks every page the current header of `file` reaches (the catalog, every node
+    /// of every tree, the delta directory, the free list), keeping nothing in memory, and records
+    /// in `damage` each damaged page, malformed node, page reached twice or page both free and
+    /// in use. What a damaged page leads to (a damaged branch's children, every table when the
+    /// catalog is damaged) is not reached, so not checked.
+    ///
+    /// - Returns: the number of pages reached.
+    /// - Throws: what `damage` throws (the first damage, for a collector that stops there);
+    ///   ``StrataError/Code/fileAccess`` when the file cannot be read.
+    /// - Complexity: O(n) in the pages the header reaches.
+    static func verify(_ file: PageFile, damage: inout DamageCollector) throws -> Int {
         let header = file.header
-        let roots = try StoreCatalog.Roots.decode(header.checkpoint.roots, path: file.path)
+        let roots: StoreCatalog.Roots
+        let catalog: StoreCatalog
+        do {
+            roots = try StoreCatalog.Roots.decode(header.checkpoint.roots, path: file.path)
+        } catch {
+            try damage.record(error, in: "the header's roots")
+            return 0
+        }
         var reached = Set(roots.catalog.pages)
-        let catalog = try StoreCatalog.decode(file.readImage(roots.catalog, kind: .catalog), path: file.path,
+        do {
+            catalog = try StoreCatalog.decode(file.readImage(roots.catalog, kind: .catalog), path: file.path,
                                               at: roots.catalog, pageSize: file.pageSize)
-        let deltas = try Self.readDeltaDirectory(roots, in: file)
-        for entry in catalog.tables { try Table.verifyPages(entry, in: file, deltas: deltas.entries, reached: &reached) }
+        } catch {
+            try damage.record(error, in: "the catalog")
+            return reached.count
+        }
+        var deltas = DeltaDirectory()
+        do {
+            deltas = try readDeltaDirectory(roots, in: file)
+        } catch {
+            try damage.record(error, in: "the delta directory")
+        }
+        for entry in catalog.tables {
+            try Table.verifyPages(entry, in: file, deltas: deltas.entries, reached: &reached, damage: &damage)
+        }
         // Every delta belongs to a leaf a tree reaches (the trees' reads applied them), and the
         // delta pages and the directory are reached by nothing else.
         if let leaf = deltas.entries.keys.first(where: { !reached.contains($0) }) {
-            throw StrataError(.corruptFile, "the delta directory of \(file.path) names page \(leaf), which no tree "
-                                  + "reaches", path: file.path)
+            try damage.record(StrataError(.corruptFile, "the delta directory of \(file.path) names page \(leaf), "
+                                              + "which no tree reaches", path: file.path), in: "the delta directory")
         }
         for page in deltas.deltaPages().union(roots.deltaDirectory?.pages ?? 0..<0) where !reached.insert(page).inserted {
-            throw StrataError(.corruptFile, "page \(page) of \(file.path) is reached twice", path: file.path)
+            try damage.record(reachedTwice(page, in: file))
         }
         if let list = roots.freeList {
             for page in list.pages where !reached.insert(page).inserted {
-                throw StrataError(.corruptFile, "page \(page) of \(file.path) is reached twice", path: file.path)
+                try damage.record(reachedTwice(page, in: file))
             }
-            let free = try FreePageList.decode(file.readImage(list, kind: .freeList),
-                                               pageCount: header.checkpoint.pageCount, path: file.path, at: list)
-            if let page = free.first(where: reached.contains) {
-                throw StrataError(.corruptFile, "page \(page) of \(file.path) is both free and in use", path: file.path)
+            do {
+                let free = try FreePageList.decode(file.readImage(list, kind: .freeList),
+                                                   pageCount: header.checkpoint.pageCount, path: file.path, at: list)
+                if let page = free.first(where: reached.contains) {
+                    throw StrataError(.corruptFile, "page \(page) of \(file.path) is both free and in use",
+                                      path: file.path)
+                }
+            } catch {
+                try damage.record(error, in: "the free-page list")
             }
         }
         return reached.count
+    }
+
+    private static func reachedTwice(_ page: UInt64, in file: PageFile) -> StrataError {
+        StrataError(.corruptFile, "page \(page) of \(file.path) is reached twice", path: file.path,
+                    offset: page * UInt64(file.pageSize))
     }
 
     /// Writes a new page file holding `snapshot` at `path` (replacing any file there), for a new

@@ -65,19 +65,27 @@ extension Table {
     }
 
     /// Reads and checks every page of the trees `entry` names as lazy reads do (see
-    /// ``SortedTree/verifyPages(_:_:in:reached:check:)``; rows must have the schema's column
-    /// count), adding each page to `reached`.
+    /// ``SortedTree/verifyPages(_:_:in:deltas:reached:damage:structure:check:)``; rows must have the
+    /// schema's column count), adding each page to `reached` and what is damaged to `damage`.
     static func verifyPages(
-        _ entry: StoreCatalog.TableEntry, in file: PageFile, deltas: [UInt64: LeafDeltaHandle], reached: inout Set<UInt64>
+        _ entry: StoreCatalog.TableEntry, in file: PageFile, deltas: [UInt64: LeafDeltaHandle],
+        reached: inout Set<UInt64>, damage: inout DamageCollector
     ) throws {
+        let name = entry.schema.name
         try SortedTree<ObjectKey, Row>.verifyPages(entry.rows, RowEntryCoding.self, in: file, deltas: deltas,
-                                                   reached: &reached, check: rowCheck(columns: entry.schema.columns.count))
+                                                   reached: &reached, damage: &damage,
+                                                   structure: "the objects of table \(name)",
+                                                   check: rowCheck(columns: entry.schema.columns.count))
         try PrimaryKeyIndex.verifyPages(entry.primaryKeyIndex, for: entry.schema, in: file, deltas: deltas,
-                                        reached: &reached)
+                                        reached: &reached, damage: &damage)
         try SortedTree<ObjectKey, BacklinkCounts>.verifyPages(entry.backlinks, BacklinkEntryCoding.self, in: file,
-                                                              deltas: deltas, reached: &reached)
-        for (_, root) in entry.secondaryIndexes {
-            try SecondaryIndex.verifyPages(root, IndexEntryCoding.self, in: file, deltas: deltas, reached: &reached)
+                                                              deltas: deltas, reached: &reached, damage: &damage,
+                                                              structure: "the backlinks of table \(name)")
+        for (column, root) in entry.secondaryIndexes {
+            let columnName = entry.schema.columns.indices.contains(column) ? entry.schema.columns[column].name
+                : "\(column)"
+            try SecondaryIndex.verifyPages(root, IndexEntryCoding.self, in: file, deltas: deltas, reached: &reached,
+                                           damage: &damage, structure: "the index of \(name).\(columnName)")
         }
     }
 }

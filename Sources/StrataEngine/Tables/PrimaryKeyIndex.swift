@@ -146,15 +146,19 @@ extension PrimaryKeyIndex {
     }
 
     /// Reads and checks every page of the index rooted at `root`, as lazy reads of the kind
-    /// `schema` asks for would (an integer index's keys must be integers).
+    /// `schema` asks for would (an integer index's keys must be integers), recording what is
+    /// damaged in `damage` (see ``SortedTree/verifyPages(_:_:in:deltas:reached:damage:structure:check:)``).
     static func verifyPages(_ root: PagedTreeRoot, for schema: TableSchema, in file: PageFile,
-                            deltas: [UInt64: LeafDeltaHandle], reached: inout Set<UInt64>) throws {
+                            deltas: [UInt64: LeafDeltaHandle], reached: inout Set<UInt64>,
+                            damage: inout DamageCollector) throws {
+        let structure = "the primary-key index of table \(schema.name)"
         if usesIntegers(schema) {
             try SortedTree<Int64, ObjectKey>.verifyPages(root, IntegerPrimaryKeyEntryCoding.self, in: file,
-                                                         deltas: deltas, reached: &reached)
+                                                         deltas: deltas, reached: &reached, damage: &damage,
+                                                         structure: structure)
         } else {
             try SortedTree<Value, ObjectKey>.verifyPages(root, PrimaryKeyEntryCoding.self, in: file, deltas: deltas,
-                                                         reached: &reached)
+                                                         reached: &reached, damage: &damage, structure: structure)
         }
     }
 }

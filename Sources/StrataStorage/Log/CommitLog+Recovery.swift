@@ -81,6 +81,79 @@ extension CommitLog {
     /// - Throws: ``StrataError/Code/corruptFile`` or ``StrataError/Code/invalidFileFormat``
     ///   (also for format 1 segments) naming the segment and offset; ``StrataError/Code/fileAccess``.
     package static func open(storePath: String, anchor: LogAnchor? = nil) throws -> (CommitLog, Recovery) {
+        let survey = try survey(storePath: storePath, anchor: anchor, mode: .readWriteCreate)
+        let (records, covered, unwrittenNewest, kept, first, base) =
+            (survey.records, survey.covered, survey.unwrittenNewest, survey.kept, survey.first, survey.base)
+
+        // Everything is consistent: now change files.
+        for segment in covered { try FileSystem.remove(segment.path) }
+        if let unwrittenNewest { try FileSystem.remove(unwrittenNewest.path) }
+        if !covered.isEmpty || unwrittenNewest != nil { try FileSystem.syncDirectory(containing: storePath) }
+
+        let storeID = survey.storeID ?? makeStoreID()
+        guard let last = survey.last else {
+            let fields = LogSegment.Header(salt: UInt32.random(in: .min ... .max), sequence: first,
+                                           storeID: storeID, baseVersion: base)
+            let (segment, file) = try LogSegment.create(storePath: storePath, fields: fields)
+            let current = Current(file: file, segments: [segment], appendOffset: UInt64(LogSegment.headerSize),
+                                  lastVersion: base, chain: fields.salt, syncedLength: UInt64(LogSegment.headerSize),
+                                  markedLength: UInt64(LogSegment.headerSize),
+                                  allocatedLength: UInt64(LogSegment.headerSize))
+            return (CommitLog(storePath: storePath, storeID: storeID, current: current),
+                    Recovery(records: records, truncatedBytes: 0))
+        }
+        let end = UInt64(last.scan.end)
+        let truncated = last.reservedOnly ? 0 : UInt64(last.size) - end
+        if truncated > 0 || last.scan.markedLength != end {
+            if truncated > 0 { try last.file.truncate(to: end) }
+            // Write the kept records past the marker again before syncing them: after a failed
+            // sync (the store was poisoned, then reopened in the same boot) the kernel may have
+            // dropped those pages' write-back while the page cache still shows them, so a sync of
+            // the file alone would succeed without putting them on disk. Rewriting dirties them.
+            let unconfirmed = min(last.scan.markedLength, end)
+            if unconfirmed < end {
+                let bytes = try last.file.read(count: Int(end - unconfirmed), at: unconfirmed)
+                try last.file.write(bytes, at: unconfirmed)
+            }
+            // Sync first: the marker may name only bytes already on stable storage. The marker
+            // itself reaches the disk with the next sync (or earlier); either version is true.
+            try last.file.sync()
+            try writeMarker(LogSegment.Marker(durableLength: end, sealed: false), to: last.file)
+        }
+        let current = Current(file: last.file, segments: kept, appendOffset: end, lastVersion: last.scan.lastVersion,
+                              chain: last.scan.chain, syncedLength: end, markedLength: end,
+                              allocatedLength: end + (last.reservedOnly ? UInt64(last.size) - end : 0),
+                              sealedBytes: survey.keptBytes - end)
+        return (CommitLog(storePath: storePath, storeID: storeID, current: current),
+                Recovery(records: records, truncatedBytes: truncated))
+    }
+
+    /// What reading the log without changing it found (see ``survey(storePath:anchor:mode:)``).
+    struct Survey {
+        var records: [RecoveredRecord]
+        /// The segments the checkpoint covers (to delete).
+        var covered: [LogSegment]
+        /// A newest segment that was being created when the process stopped (to delete).
+        var unwrittenNewest: LogSegment?
+        /// The segments kept, in order.
+        var kept: [LogSegment]
+        /// The last segment kept, its file (opened in the survey's mode) and what its scan found.
+        var last: (segment: LogSegment, file: POSIXFile, scan: Scan, size: Int, reservedOnly: Bool)?
+        /// The sequence number of the first segment after the checkpoint.
+        var first: UInt64
+        /// The version the records kept end at.
+        var base: UInt64
+        /// The store identity the segments carry (nil when there is none).
+        var storeID: UInt64?
+        /// The bytes of the segments kept, up to the end of each one's last record.
+        var keptBytes: UInt64
+    }
+
+    /// Reads every segment of the log of `storePath` after the checkpoint `anchor` describes by
+    /// the rules of ``open(storePath:anchor:)``, opening each in `mode` and changing nothing.
+    ///
+    /// - Throws: as ``open(storePath:anchor:)``.
+    static func survey(storePath: String, anchor: LogAnchor?, mode: POSIXFile.Mode) throws -> Survey {
         let first = anchor?.firstSegment ?? 1
         let all = try segments(storePath: storePath)
         let covered = all.filter { $0.sequence < first }
@@ -104,7 +177,7 @@ extension CommitLog {
         var keptBytes: UInt64 = 0
         for (index, segment) in live.enumerated() {
             let isLast = index == live.count - 1
-            let file = try POSIXFile(path: segment.path, mode: .readWriteCreate)
+            let file = try POSIXFile(path: segment.path, mode: mode)
             let bytes = try file.readAll()
             let mayBeAbandoned = isLast && index > 0 && segment.sequence != anchor?.firstSegment && !previousSealed
             if bytes.withUnsafeBytes(LogSegment.isUnwritten) {
@@ -143,47 +216,33 @@ extension CommitLog {
                                  reason: "log segment \(last.segment.path) is sealed, so it had a successor")
         }
 
-        // Everything is consistent: now change files.
-        for segment in covered { try FileSystem.remove(segment.path) }
-        if let unwrittenNewest { try FileSystem.remove(unwrittenNewest.path) }
-        if !covered.isEmpty || unwrittenNewest != nil { try FileSystem.syncDirectory(containing: storePath) }
+        return Survey(records: records, covered: covered, unwrittenNewest: unwrittenNewest, kept: kept, last: last,
+                      first: first, base: base, storeID: expectedID, keptBytes: keptBytes)
+    }
 
-        let storeID = expectedID ?? makeStoreID()
-        guard let last else {
-            let fields = LogSegment.Header(salt: UInt32.random(in: .min ... .max), sequence: first,
-                                           storeID: storeID, baseVersion: base)
-            let (segment, file) = try LogSegment.create(storePath: storePath, fields: fields)
-            let current = Current(file: file, segments: [segment], appendOffset: UInt64(LogSegment.headerSize),
-                                  lastVersion: base, chain: fields.salt, syncedLength: UInt64(LogSegment.headerSize),
-                                  markedLength: UInt64(LogSegment.headerSize),
-                                  allocatedLength: UInt64(LogSegment.headerSize))
-            return (CommitLog(storePath: storePath, storeID: storeID, current: current),
-                    Recovery(records: records, truncatedBytes: 0))
-        }
-        let end = UInt64(last.scan.end)
-        let truncated = last.reservedOnly ? 0 : UInt64(last.size) - end
-        if truncated > 0 || last.scan.markedLength != end {
-            if truncated > 0 { try last.file.truncate(to: end) }
-            // Write the kept records past the marker again before syncing them: after a failed
-            // sync (the store was poisoned, then reopened in the same boot) the kernel may have
-            // dropped those pages' write-back while the page cache still shows them, so a sync of
-            // the file alone would succeed without putting them on disk. Rewriting dirties them.
-            let unconfirmed = min(last.scan.markedLength, end)
-            if unconfirmed < end {
-                let bytes = try last.file.read(count: Int(end - unconfirmed), at: unconfirmed)
-                try last.file.write(bytes, at: unconfirmed)
-            }
-            // Sync first: the marker may name only bytes already on stable storage. The marker
-            // itself reaches the disk with the next sync (or earlier); either version is true.
-            try last.file.sync()
-            try writeMarker(LogSegment.Marker(durableLength: end, sealed: false), to: last.file)
-        }
-        let current = Current(file: last.file, segments: kept, appendOffset: end, lastVersion: last.scan.lastVersion,
-                              chain: last.scan.chain, syncedLength: end, markedLength: end,
-                              allocatedLength: end + (last.reservedOnly ? UInt64(last.size) - end : 0),
-                              sealedBytes: keptBytes - end)
-        return (CommitLog(storePath: storePath, storeID: storeID, current: current),
-                Recovery(records: records, truncatedBytes: truncated))
+    /// Reads and checks every record of the log of `storePath` after the checkpoint `anchor`
+    /// describes, as ``open(storePath:anchor:)`` does, without changing any file (a torn tail
+    /// that opening would cut off is not damage: it is what a crash leaves).
+    ///
+    /// - Returns: the number of records after the checkpoint.
+    /// - Throws: what ``open(storePath:anchor:)`` throws for the same log: ``StrataError/Code/corruptFile``
+    ///   naming the segment and offset of the first damaged record or missing segment.
+    /// - Complexity: O(n) in the bytes of the log.
+    package static func verify(storePath: String, anchor: LogAnchor?) throws -> Int {
+        try survey(storePath: storePath, anchor: anchor, mode: .readOnly).records.count
+    }
+
+    /// Every record of the log of `storePath` after the checkpoint `anchor` describes, read as
+    /// ``open(storePath:anchor:)`` reads them, without changing any file.
+    ///
+    /// - Throws: as ``verify(storePath:anchor:)``.
+    package static func recoveredRecords(storePath: String, anchor: LogAnchor?) throws -> [RecoveredRecord] {
+        try survey(storePath: storePath, anchor: anchor, mode: .readOnly).records
+    }
+
+    /// Whether log segment `sequence` of `storePath` exists.
+    package static func segmentExists(storePath: String, sequence: UInt64) -> Bool {
+        FileSystem.exists(LogSegment.path(storePath: storePath, sequence: sequence))
     }
 
     /// Starts a new, empty log at segment `sequence` whose first record follows `baseVersion`,

@@ -52,6 +52,12 @@ package final class PageFile: Sendable {
     let readOnly: Bool
     /// The current header: the last checkpoint written (or the one the file opened at).
     let current: LockedValueBox<PageFileHeader>
+    /// The header slot the open passed over because it does not check out, if any (see
+    /// ``PageFileHeader/choose(in:fileSize:path:)``): a slot torn by a crash while its checkpoint
+    /// was written, or the current header damaged since, which the file opened past, at the
+    /// previous checkpoint. The store tells the two apart by the log: a checkpoint deletes the
+    /// log segments the previous one needs only once its header is durable.
+    package let skippedSlot: PageFileHeader.SkippedSlot?
     /// Held for the whole of one checkpoint.
     let writing = LockedValueBox(())
     /// The first failed write or sync.
@@ -71,8 +77,9 @@ package final class PageFile: Sendable {
     package let identity: UInt64 = PageFile.identities.wrappingAdd(1, ordering: .relaxed).newValue
     private static let identities = Atomic<UInt64>(0)
 
-    private init(file: POSIXFile, header: PageFileHeader, options: Options) {
+    private init(file: POSIXFile, header: PageFileHeader, skippedSlot: PageFileHeader.SkippedSlot?, options: Options) {
         path = file.path
+        self.skippedSlot = skippedSlot
         pageSize = header.pageSize
         self.file = file
         transform = options.transform
@@ -155,14 +162,14 @@ package final class PageFile: Sendable {
         let path = file.path
         let size = try file.size()
         let start = try file.read(count: Int(min(size, UInt64(PageFileHeader.slotsSpan))), at: 0)
-        let header = try PageFileHeader.current(in: start, fileSize: size, path: path)
+        let (header, skipped) = try PageFileHeader.choose(in: start, fileSize: size, path: path)
         guard header.transformID == options.transform.identifier else {
             throw StrataError(.invalidFileFormat,
                               "\(path) was written with page transform \(header.transformID) (0: none); it "
                                   + "was opened with transform \(options.transform.identifier)",
                               path: path)
         }
-        return PageFile(file: file, header: header, options: options)
+        return PageFile(file: file, header: header, skippedSlot: skipped, options: options)
     }
 
     /// Checks the fields a checkpoint would write, before anything is written.

@@ -22,6 +22,27 @@ extension PageFileHeader {
     ///   slots are damaged, or when the file is shorter than the header's page count (naming
     ///   the first missing page).
     package static func current(in bytes: [UInt8], fileSize: UInt64, path: String) throws -> PageFileHeader {
+        try choose(in: bytes, fileSize: fileSize, path: path).header
+    }
+
+    /// A header slot the choice of ``current(in:fileSize:path:)`` passed over because it does not
+    /// check out: torn by a crash while a checkpoint wrote it (the other slot is then the
+    /// current header, and its log is still there), or damaged after it became current (then
+    /// the other slot's log is gone; see ``PageFile/skippedSlot``).
+    package struct SkippedSlot: Sendable, Equatable {
+        /// The slot's number, which is its page number: 0 or 1.
+        package var slot: UInt64
+        /// What is wrong with it.
+        package var problem: String
+    }
+
+    /// The header a file opens at (see ``current(in:fileSize:path:)``) and the slot passed over
+    /// because it is damaged or holds no header, if any (an unwritten slot 1 of a file at
+    /// generation 0 is not passed over: it was never written).
+    ///
+    /// - Throws: as ``current(in:fileSize:path:)``.
+    static func choose(in bytes: [UInt8], fileSize: UInt64, path: String) throws
+        -> (header: PageFileHeader, skipped: SkippedSlot?) {
         let first = decodeSlot(0, in: bytes, path: path)
         let pageSize: Int? = if case .valid(let header) = first { header.pageSize } else { nil }
         let slots = [first, decodeSlot(1, in: bytes, pageSize: pageSize, path: path)]
@@ -62,6 +83,15 @@ extension PageFileHeader {
                                   + "pages of \(header.pageSize) bytes (truncated)",
                               path: path, offset: fileSize)
         }
-        return header
+        var skipped: SkippedSlot?
+        for (number, slot) in slots.enumerated() {
+            switch slot {
+            case .damaged(let why): skipped = SkippedSlot(slot: UInt64(number), problem: why)
+            case .absent where header.generation > 0:
+                skipped = SkippedSlot(slot: UInt64(number), problem: "it holds no header (its magic is gone)")
+            default: break
+            }
+        }
+        return (header, skipped)
     }
 }
