@@ -27,7 +27,23 @@ final class SharedQuery {
         func queryExceededBudget(_ overrun: ComputeOverrun)
     }
 
-    let signature: SharedSerialization.QuerySignature
+    /// A subscription's query as its client sent it (two subscriptions with equal signatures
+    /// have equal results and change sets at every version).
+    struct Signature: Hashable {
+        let query: UTF8Key
+        let sort: UTF8Key?
+        let ascending: Bool
+        let keyPaths: [UTF8Key]?
+
+        init(query: String, sort: String?, ascending: Bool, keyPaths: [String]?) {
+            self.query = UTF8Key(query)
+            self.sort = sort.map(UTF8Key.init)
+            self.ascending = ascending
+            self.keyPaths = keyPaths?.map(UTF8Key.init)
+        }
+    }
+
+    let signature: Signature
     private let results: Results<StoredEvent>
     private var token: NotificationToken?
     private var members: [WeakMember] = []
@@ -39,7 +55,7 @@ final class SharedQuery {
         weak var member: (any Member)?
     }
 
-    fileprivate init(signature: SharedSerialization.QuerySignature, results: Results<StoredEvent>,
+    fileprivate init(signature: Signature, results: Results<StoredEvent>,
                      keyPaths: [String]?, limits: DaemonLimits, serialization: SharedSerialization,
                      registry: SharedQueries, loop: LibUVEventLoop) throws {
         self.signature = signature
@@ -71,9 +87,6 @@ final class SharedQuery {
         members.removeAll { $0.member == nil || $0.member === member }
         if members.isEmpty { stop() }
     }
-
-    /// The members' number (for tests and `stats`).
-    var memberCount: Int { members.count { $0.member != nil } }
 
     private func stop() {
         token?.invalidate()
@@ -126,7 +139,7 @@ final class SharedQuery {
 
 /// The shared queries of a daemon, by signature. Lives on the daemon's loop thread.
 final class SharedQueries {
-    private var queries: [SharedSerialization.QuerySignature: SharedQuery] = [:]
+    private var queries: [SharedQuery.Signature: SharedQuery] = [:]
     /// Event texts shared by every query.
     let serialization: SharedSerialization
     private let loop: LibUVEventLoop
@@ -140,7 +153,7 @@ final class SharedQueries {
     /// `keyPaths`.
     ///
     /// - Throws: what `makeResults` throws, or `bad_query` for key paths that name no property.
-    func query(for signature: SharedSerialization.QuerySignature, keyPaths: [String]?, limits: DaemonLimits,
+    func query(for signature: SharedQuery.Signature, keyPaths: [String]?, limits: DaemonLimits,
                makeResults: () throws(IngestRejection) -> Results<StoredEvent>) throws(IngestRejection) -> SharedQuery {
         if let running = queries[signature] { return running }
         let results = try makeResults()

@@ -9,26 +9,10 @@ import Strata
 /// never changed once stored, so an event's text is its text at any version. Lives on the
 /// daemon's loop thread.
 final class SharedSerialization {
-    /// A subscription's query as its client sent it (two subscriptions with equal signatures
-    /// have equal results and change sets at every version).
-    struct QuerySignature: Hashable {
-        let query: UTF8Key
-        let sort: UTF8Key?
-        let ascending: Bool
-        let keyPaths: [UTF8Key]?
-
-        init(query: String, sort: String?, ascending: Bool, keyPaths: [String]?) {
-            self.query = UTF8Key(query)
-            self.sort = sort.map(UTF8Key.init)
-            self.ascending = ascending
-            self.keyPaths = keyPaths?.map(UTF8Key.init)
-        }
-    }
-
     private let loop: LibUVEventLoop
     private var events: [UTF8Key: String] = [:]
     private var clearIsScheduled = false
-    /// Serializations done and reused (for tests and `stats`).
+    /// Serializations done and reused (for tests).
     private(set) var built = 0
     private(set) var reused = 0
 

@@ -65,7 +65,7 @@ final class Subscription: SharedQuery.Member {
          queries: SharedQueries, connection: ClientConnection,
          onCancelled: @escaping (DaemonStatistics.LimitCounter) -> Void) throws(IngestRejection) {
         try QueryCost.check(query: query, sort: sort, limits: limits)
-        let signature = SharedSerialization.QuerySignature(query: query, sort: sort, ascending: ascending,
+        let signature = SharedQuery.Signature(query: query, sort: sort, ascending: ascending,
                                                            keyPaths: keyPaths)
         let shared = try queries.query(for: signature, keyPaths: keyPaths, limits: limits) { () throws(IngestRejection) in
             try Self.results(of: realm, query: query, sort: sort, ascending: ascending)
