@@ -132,7 +132,7 @@ let package = Package(
         // libFuzzer targets for the daemon's request parser and configuration loader (seed
         // corpora: the dot-files in each Corpus folder).
         .executableTarget(
-            name: "strata-eventd-request-fuzz", dependencies: ["StrataEventd", "StrataFuzzSupport"], path: "Demo/EventDaemon/Fuzz/RequestParser",
+            name: "strata-eventd-request-fuzz", dependencies: ["Strata", "StrataEventd", "StrataFuzzSupport"], path: "Demo/EventDaemon/Fuzz/RequestParser",
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
         .executableTarget(
             name: "strata-eventd-config-fuzz",

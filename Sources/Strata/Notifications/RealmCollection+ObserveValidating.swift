@@ -36,7 +36,7 @@ extension RealmCollection {
     /// Checks `keyPaths` as ``observe(validatingKeyPaths:on:_:)`` does.
     ///
     /// - Throws: ``Realm/Error`` with code `invalidQuery` naming the key path and what is wrong.
-    func validateObserved(_ keyPaths: [String]?) throws {
+    package func validateObserved(_ keyPaths: [String]?) throws {
         guard let keyPaths, !keyPaths.isEmpty else { return }
         guard let info = KeyPathFilter.elementInfo(of: _asResults) else {
             throw Realm.Error(Realm.Error.invalidQuery, "Invalid key paths \(keyPaths): the collection holds "

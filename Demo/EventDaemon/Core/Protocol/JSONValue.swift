@@ -44,7 +44,7 @@ public indirect enum JSONValue: Sendable, Equatable, Codable {
     }
 
     /// The value as a Realm mixed value, nested maps and lists included.
-    var realmValue: AnyRealmValue {
+    package var realmValue: AnyRealmValue {
         switch self {
         case .null: .none
         case .bool(let bool): .bool(bool)

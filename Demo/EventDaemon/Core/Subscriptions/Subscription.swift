@@ -68,7 +68,7 @@ final class Subscription: SharedQuery.Member {
         let signature = SharedQuery.Signature(query: query, sort: sort, ascending: ascending,
                                                            keyPaths: keyPaths)
         let shared = try queries.query(for: signature, keyPaths: keyPaths, limits: limits) { () throws(IngestRejection) in
-            try Self.results(of: realm, query: query, sort: sort, ascending: ascending)
+            try SubscriptionCheck.results(in: realm, query: query, sort: sort, ascending: ascending)
         }
         self.connection = connection
         self.limits = limits
@@ -78,29 +78,6 @@ final class Subscription: SharedQuery.Member {
         self.realm = realm
         self.query = shared
         shared.join(self)
-    }
-
-    /// The results of `query` sorted by `sort`.
-    ///
-    /// - Throws: `bad_query` naming what is wrong with the query or the sort key path.
-    private static func results(of realm: Realm, query: String, sort: String?,
-                                ascending: Bool) throws(IngestRejection) -> Results<StoredEvent> {
-        do {
-            var results = try realm.objects(StoredEvent.self).filter(validating: query)
-            if let sort {
-                // The key path goes into RQL text: it must be one key path, not more query.
-                guard isPlainKeyPath(sort) else {
-                    throw IngestRejection.badQuery("the sort key path '\(sort)' is not one key path: it must not be "
-                                                   + "empty or hold spaces, commas or parentheses")
-                }
-                results = try results.filter(validating: "TRUEPREDICATE SORT(\(sort) \(ascending ? "ASC" : "DESC"))")
-            }
-            return results
-        } catch let rejection as IngestRejection {
-            throw rejection
-        } catch {
-            throw .badQuery("\(error)")
-        }
     }
 
     /// Stops the notifications (and the paging of the initial result).
@@ -250,13 +227,5 @@ final class Subscription: SharedQuery.Member {
     private func dropSlowReader() {
         connection?.dropSlowReader()
         cancel()
-    }
-
-    /// Whether `keyPath` can only be read as one key path inside `SORT(… ASC)`: not empty, and
-    /// no whitespace, comma or parenthesis, which would end it and go on with more of the query.
-    static func isPlainKeyPath(_ keyPath: String) -> Bool {
-        !keyPath.isEmpty && !keyPath.unicodeScalars.contains {
-            $0.properties.isWhitespace || $0 == "," || $0 == "(" || $0 == ")"
-        }
     }
 }
