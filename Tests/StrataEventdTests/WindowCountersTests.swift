@@ -17,14 +17,28 @@ struct WindowCountersTests {
         #expect(counters.summary(now: start + 30, top: 10) == WindowCounters.Summary(top: [], other: 0, trackedKeys: 0))
     }
 
-    @Test("past maxKeys distinct keys, further keys count as other until tracked ones expire")
+    @Test("past maxKeys distinct keys, a new key takes the place of the smallest, whose events count as other")
     func boundedKeys() {
         var counters = WindowCounters(windowSeconds: 10, maxKeys: 3)
-        for key in ["a", "b", "c", "d", "e", "a"] { counters.add(key, at: start) }
+        for key in ["a", "a", "a", "b", "b", "c", "d", "e", "a"] { counters.add(key, at: start) }
+        // c (1) gave way to d, then d (1) to e: a and b stay tracked.
         let summary = counters.summary(now: start, top: 2)
-        #expect(summary.top.map(\.key) == ["a", "b"] && summary.other == 3 && summary.trackedKeys == 3)
+        #expect(summary.top.map { "\($0.key)=\($0.count)" } == ["a=4", "b=2"])
+        #expect(summary.other == 3 && summary.trackedKeys == 3)
         counters.add("f", at: start + 20)
-        #expect(counters.summary(now: start + 20, top: 5).top.map(\.key) == ["f"])
+        #expect(counters.summary(now: start + 20, top: 5) == WindowCounters.Summary(top: [("f", 1)], other: 0, trackedKeys: 1))
+    }
+
+    @Test("a flood of one-off keys does not push a heavy key out")
+    func flood() {
+        var counters = WindowCounters(windowSeconds: 60, maxKeys: 10)
+        for round in 0..<1_000 {
+            counters.add("junk-\(round)", at: start)
+            if round % 10 == 0 { counters.add("real", at: start) }
+        }
+        let summary = counters.summary(now: start, top: 1)
+        #expect(summary.top.first?.key == "real" && summary.top.first?.count == 100)
+        #expect(summary.other == 1_000)   // 991 one-offs that gave way, and the 9 tracked below the top
     }
 
     @Test("keys are compared by bytes, and long keys are cut at a character boundary")

@@ -13,7 +13,7 @@ import Yams
 /// counters:
 ///   windowSeconds: 60        # per-type and per-source counts over this sliding window
 ///   topKeys: 20              # the largest counts listed by `stats` (the rest: byTypeOther, bySourceOther)
-///   maxKeys: 1000            # distinct keys tracked per counter (further keys count as other)
+///   maxKeys: 1000            # distinct keys tracked per counter (a new one replaces the smallest)
 ///   maxKeyBytes: 256         # longer types and sources are cut to this many bytes
 /// alerts:
 ///   - name: big-purchase
@@ -48,7 +48,8 @@ public struct DaemonConfig: Codable, Sendable, Equatable {
     /// The sliding window of the per-type and per-source counts.
     ///
     /// Types and sources come from clients, so what is tracked is bounded: at most `maxKeys`
-    /// distinct keys in the window (events of further keys count as other), each at most
+    /// distinct keys in the window (a new key takes the place of the smallest, whose events
+    /// count as other), each at most
     /// `maxKeyBytes` long (longer ones are cut), and `stats` lists the `topKeys` largest counts
     /// with the rest in `byTypeOther` / `bySourceOther`.
     public struct Counters: Codable, Sendable, Equatable {

@@ -3,8 +3,11 @@ import Foundation
 /// Counts events per key (per type, per source) over a sliding window, in bounded memory: keys
 /// come from clients, so neither their number nor their length may grow without bound.
 ///
-/// - At most `maxKeys` distinct keys are tracked in the window; events of further keys are
-///   counted together as *other* until tracked keys expire.
+/// - At most `maxKeys` distinct keys are tracked in the window. A key that arrives when that
+///   many are tracked takes the place of the tracked key with the smallest count (ties: the
+///   first in byte order), whose counts move to *other*: the heavy keys stay tracked however many
+///   one-off keys a client sends, as in the Space-Saving algorithm, but counts stay exact (a
+///   newly tracked key starts from its own events; what it had before counts as other).
 /// - A key longer than `maxKeyBytes` UTF-8 bytes is tracked by its first bytes (cut at a
 ///   character boundary) followed by `…`.
 /// - The window is kept as at most ``bucketCount`` buckets of whole seconds, with running totals,
@@ -12,7 +15,8 @@ import Foundation
 ///
 /// Keys are compared by their UTF-8 bytes (``UTF8Key``), as the store compares the stored values.
 ///
-/// - Complexity: O(1) amortised per event; memory O(``bucketCount`` × `maxKeys`).
+/// - Complexity: O(1) amortised per event of a tracked key, O(`maxKeys` + ``bucketCount``) for
+///   one that takes another's place; memory O(``bucketCount`` × `maxKeys`).
 struct WindowCounters {
     /// The most buckets the window is divided into.
     static let bucketCount = 60
@@ -61,13 +65,25 @@ struct WindowCounters {
         let bucket = Int(date.timeIntervalSince1970) / bucketSeconds
         expire(now: date)
         let tracked = UTF8Key(truncated(key))
-        if totals[tracked] != nil || totals.count < maxKeys {
-            totals[tracked, default: 0] += 1
-            buckets[bucket, default: Bucket()].counts[tracked, default: 0] += 1
-        } else {
-            otherTotal += 1
-            buckets[bucket, default: Bucket()].other += 1
+        if totals[tracked] == nil, totals.count >= maxKeys { evictSmallest() }
+        totals[tracked, default: 0] += 1
+        buckets[bucket, default: Bucket()].counts[tracked, default: 0] += 1
+    }
+
+    /// Stops tracking the key with the smallest count (ties: the first in byte order); its
+    /// counts move to other, bucket by bucket, so they still leave the window on time.
+    ///
+    /// - Complexity: O(tracked keys + buckets).
+    private mutating func evictSmallest() {
+        guard let smallest = totals.min(by: { left, right in
+            left.value != right.value ? left.value < right.value
+                : left.key.string.utf8.lexicographicallyPrecedes(right.key.string.utf8)
+        })?.key else { return }
+        for index in Array(buckets.keys) {
+            guard let count = buckets[index]?.counts.removeValue(forKey: smallest) else { continue }
+            buckets[index]?.other += count
         }
+        otherTotal += totals.removeValue(forKey: smallest) ?? 0
     }
 
     /// Drops the buckets that ended before the window ending at `now`.
