@@ -4,8 +4,8 @@ import Foundation
 /// come from clients, so neither their number nor their length may grow without bound.
 ///
 /// - At most `maxKeys` distinct keys are tracked in the window. A key that arrives when that
-///   many are tracked takes the place of the tracked key with the smallest count (ties: the
-///   first in byte order), whose counts move to *other*: the heavy keys stay tracked however many
+///   many are tracked takes the place of a tracked key with the smallest count, whose counts
+///   move to *other*: the heavy keys stay tracked however many
 ///   one-off keys a client sends, as in the Space-Saving algorithm, but counts stay exact (a
 ///   newly tracked key starts from its own events; what it had before counts as other).
 /// - A key longer than `maxKeyBytes` UTF-8 bytes is tracked by its first bytes (cut at a
@@ -70,15 +70,14 @@ struct WindowCounters {
         buckets[bucket, default: Bucket()].counts[tracked, default: 0] += 1
     }
 
-    /// Stops tracking the key with the smallest count (ties: the first in byte order); its
+    /// Stops tracking a key with the smallest count (among equals, any); its
     /// counts move to other, bucket by bucket, so they still leave the window on time.
     ///
     /// - Complexity: O(tracked keys + buckets).
     private mutating func evictSmallest() {
-        guard let smallest = totals.min(by: { left, right in
-            left.value != right.value ? left.value < right.value
-                : left.key.string.utf8.lexicographicallyPrecedes(right.key.string.utf8)
-        })?.key else { return }
+        // Counts only: ordering ties by their keys' bytes would cost a long common prefix per
+        // comparison, which a client choosing its sources could make every comparison pay.
+        guard let smallest = totals.min(by: { $0.value < $1.value })?.key else { return }
         for index in Array(buckets.keys) {
             guard let count = buckets[index]?.counts.removeValue(forKey: smallest) else { continue }
             buckets[index]?.other += count
