@@ -41,6 +41,7 @@ public protocol FailableCustomPersistable: _CustomPersistable {
 extension CustomPersistable {
     public static func _rlmConverted(_ persisted: PersistedType) -> Self? { Self(persistedValue: persisted) }
     public static func _rlmDefaultValue() -> Self { Self(persistedValue: PersistedType._rlmDefaultValue()) }
+    public static var _rlmDefaultIsGenerated: Bool { PersistedType._rlmDefaultIsGenerated }
 }
 
 extension FailableCustomPersistable {
@@ -52,6 +53,7 @@ extension FailableCustomPersistable {
         }
         return value
     }
+    public static var _rlmDefaultIsGenerated: Bool { PersistedType._rlmDefaultIsGenerated }
 }
 
 extension _CustomPersistable {

@@ -51,6 +51,7 @@ extension Decimal128: _Persistable, _PersistableInsideOptional, RealmCollectionV
 extension ObjectId: _Persistable, _PersistableInsideOptional, _PrimaryKey, _Indexable, RealmCollectionValue {
     public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.objectId) }
     public static func _rlmDefaultValue() -> ObjectId { ObjectId.generate() }
+    public static var _rlmDefaultIsGenerated: Bool { true }
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> ObjectId {
         if case .objectId(let bits) = value { return ObjectId(bits) }
         return ObjectId(bytes: Array(repeating: 0, count: 12))

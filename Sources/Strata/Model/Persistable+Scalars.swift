@@ -112,6 +112,7 @@ extension Data: _Persistable, _PersistableInsideOptional {
 extension Date: _Persistable, _PersistableInsideOptional, _Indexable {
     public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.timestamp) }
     public static func _rlmDefaultValue() -> Date { Date() }
+    public static var _rlmDefaultIsGenerated: Bool { true }
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Date {
         guard case .timestamp(let time) = value else { return Date(timeIntervalSince1970: 0) }
         return Date(time)
@@ -129,6 +130,7 @@ extension Date {
 extension UUID: _Persistable, _PersistableInsideOptional, _PrimaryKey, _Indexable {
     public static var _rlmColumn: _ColumnDescription { _ColumnDescription(.uuid) }
     public static func _rlmDefaultValue() -> UUID { UUID() }
+    public static var _rlmDefaultIsGenerated: Bool { true }
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> UUID {
         guard case .uuid(let bits) = value else { return UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
         return UUID(bits)

@@ -128,6 +128,10 @@ public protocol _Persistable {
     static var _rlmColumn: _ColumnDescription { get }
     /// The value a new object gets when the declaration gives none.
     static func _rlmDefaultValue() -> Self
+    /// Whether ``_rlmDefaultValue()`` makes a new value at each call (an `ObjectId`, a `UUID`,
+    /// `Date()`), which an unmanaged object must then make once and keep, whoever asks first:
+    /// a read, `realm.add`, or `Encodable` (which works on a copy of the property's storage).
+    static var _rlmDefaultIsGenerated: Bool { get }
     /// Converts a stored value back (for a managed object).
     static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self
     /// Converts the value for storage, adding any unmanaged objects it links to.
@@ -168,6 +172,8 @@ extension _Persistable {
     }
 
     public static func _rlmTracePlaceholder(_ tracer: KeyPathTracer) -> Self? { nil }
+
+    public static var _rlmDefaultIsGenerated: Bool { false }
 
     public static var _rlmDynamicType: any _Persistable.Type { Self.self }
 

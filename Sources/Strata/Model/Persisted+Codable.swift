@@ -28,6 +28,9 @@ extension Persisted: Encodable where Value: Encodable {
         switch state {
         case .unmanaged(let value): try value.encode(to: encoder)
         case .unmanagedNoDefault: try Value._rlmDefaultValue().encode(to: encoder)
+        // Made once and kept in the box the object's own storage shares: the object reads the
+        // value this encoded.
+        case .unmanagedGenerated(let generated): try generated.value.encode(to: encoder)
         }
     }
 }

@@ -17,7 +17,10 @@ import StrataEngine
 ///
 /// Without a default, a property starts as `nil`, zero, `false`, an empty string or `Data`,
 /// `Date()`, `Decimal128` zero, a fresh random `UUID` / `ObjectId`, an enum's first case, or an
-/// empty collection; a default expression (`= value`) is evaluated per instance. On a managed
+/// empty collection; a default expression (`= value`) is evaluated per instance. A default that
+/// is made anew at each call (`Date()`, a `UUID`, an `ObjectId`) is made once per unmanaged
+/// object, on first use, and kept: a read, `realm.add` and `Encodable` (synthesized, or a
+/// hand-written `encode(to:)` that codes the storage) all see the same value, as in Realm Swift. On a managed
 /// object the property reads and writes the Realm directly; setting it outside a write
 /// transaction traps with Realm's message.
 @propertyWrapper
@@ -25,7 +28,21 @@ public struct Persisted<Value: _Persistable> {
     @usableFromInline
     enum State {
         case unmanaged(Value)
+        /// No value yet: the type's default, deterministic (zero, `""`, an empty collection), is
+        /// made on first use.
         case unmanagedNoDefault
+        /// No value yet, and the type's default is made anew at each call (an `ObjectId`, a
+        /// `UUID`, `Date()`): the box makes it once, and every copy of the storage shares it, so
+        /// that encoding a copy (synthesized `Encodable`) and later reads see one value.
+        case unmanagedGenerated(GeneratedDefault<Value>)
+
+        /// The state of a property declared without a default (a managed accessor's, made while
+        /// ``AccessorConstruction/isActive``, needs no box: it reads its row).
+        @inlinable
+        static var noDefault: State {
+            Value._rlmDefaultIsGenerated && !AccessorConstruction.isActive
+                ? .unmanagedGenerated(GeneratedDefault()) : .unmanagedNoDefault
+        }
     }
 
     /// On a managed object, the property's index in its class (the handle reads that column);
@@ -54,7 +71,7 @@ public struct Persisted<Value: _Persistable> {
     /// Declares a property with the type's default value.
     @inlinable
     public init() {
-        state = .unmanagedNoDefault
+        state = .noDefault
         isIndexed = false
         isPrimaryKey = false
     }
@@ -142,7 +159,28 @@ public struct Persisted<Value: _Persistable> {
             let value = Value._rlmDefaultValue()
             state = .unmanaged(value)
             return value
+        case .unmanagedGenerated(let generated):
+            let value = generated.value
+            state = .unmanaged(value)
+            return value
         }
+    }
+}
+
+/// A default that is made anew at each call (see `Persisted.State.unmanagedGenerated`), made
+/// once on first use and then kept. Unmanaged objects are confined to one thread, as is this box.
+@usableFromInline
+final class GeneratedDefault<Value: _Persistable> {
+    @usableFromInline var made: Value?
+
+    @usableFromInline init() {}
+
+    /// The default, made on the first call.
+    @usableFromInline var value: Value {
+        if let made { return made }
+        let value = Value._rlmDefaultValue()
+        made = value
+        return value
     }
 }
 
@@ -150,7 +188,7 @@ extension Persisted where Value: _Indexable {
     /// Declares an indexed property: equality queries on it use an index.
     @inlinable
     public init(indexed: Bool) {
-        self.init(state: .unmanagedNoDefault, indexed: indexed, primaryKey: false)
+        self.init(state: .noDefault, indexed: indexed, primaryKey: false)
     }
 
     /// Declares an indexed property with a default value.
@@ -164,7 +202,7 @@ extension Persisted where Value: _PrimaryKey {
     /// Declares the primary key: unique per type, immutable once the object is managed.
     @inlinable
     public init(primaryKey: Bool) {
-        self.init(state: .unmanagedNoDefault, indexed: false, primaryKey: primaryKey)
+        self.init(state: .noDefault, indexed: false, primaryKey: primaryKey)
     }
 
     /// Declares the primary key with a default value.
