@@ -4,7 +4,9 @@ import StrataEventLoop
 /// model's `init()` and then binds it to its row). A `@Persisted` property whose type's default
 /// is made anew at each call (an `ObjectId`, a `UUID`, `Date()`) gives an unmanaged object a box
 /// that makes the default once (see `Persisted.State.unmanagedGenerated`); an accessor reads its
-/// row instead, so its properties skip the box, and making an accessor allocates nothing more.
+/// row instead, so its properties skip the box, and making an accessor allocates nothing more
+/// (only accessors of classes with such a property are made under the mark:
+/// ``ClassInfo/hasGeneratedDefaults``).
 @usableFromInline
 enum AccessorConstruction {
     private final class Token: Sendable {}

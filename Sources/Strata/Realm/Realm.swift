@@ -278,7 +278,8 @@ public final class Realm {
 
     /// A managed accessor for `key` of the class `type`.
     func accessor<T: ObjectBase>(_ type: T.Type, table: TableInfo, key: ObjectKey) -> T {
-        let object = AccessorConstruction.run { type.init() }
+        let object = table.classInfo.hasGeneratedDefaults
+            ? AccessorConstruction.run { type.init() } : type.init()
         // Through an unretained reference (`object` holds the accessor): called directly, the
         // compiler retained and released the new accessor around the call.
         Unmanaged.passUnretained(object)._withUnsafeGuaranteedRef {

@@ -95,10 +95,16 @@ final class ClassInfo: Sendable {
     /// object instead of making a new one (see `AccessorRecycler`): no state of the previous
     /// object can show through.
     let accessorsAreRecyclable: Bool
+    /// Whether a property's type makes its default anew at each call (an `ObjectId`, a `UUID`,
+    /// `Date()`): an accessor of this class is then made under ``AccessorConstruction`` so that
+    /// its properties skip the box an unmanaged object's keep such a default in. Other classes'
+    /// accessors are made without it.
+    let hasGeneratedDefaults: Bool
 
     private init(type: ObjectBase.Type, properties: [PropertyInfo], primaryKey: Int?, onlyPersistedFields: Bool) {
         self.type = type
         accessorsAreRecyclable = onlyPersistedFields && type is Object.Type
+        hasGeneratedDefaults = properties.contains { $0.accessor.valueType._rlmDefaultIsGenerated }
         className = type.className()
         self.properties = properties
         propertyOffsets = properties.map(\.offset)
