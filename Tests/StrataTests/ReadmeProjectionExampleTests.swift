@@ -2,7 +2,8 @@ import Foundation
 import Strata
 import Testing
 
-// The README's projection example, kept compiling and running; `print` is replaced by a log the
+// The projection example of the DocC article ModelsAndWrites, kept compiling and running; `print`
+// is replaced by a log the
 // test reads, and the code runs on a loop thread so that it can observe.
 
 final class DogRow: Projection<ReadmeDog> {
@@ -34,7 +35,7 @@ struct ReadmeProjectionExampleTests {
                 if case .change(_, let properties) = change { log.record("\(properties.map(\.name))") }
             }
 
-            // Not in the README: what the example relies on.
+            // Not in the article: what the example relies on.
             #expect(realm.objects(ReadmeDog.self).filter("name == 'Rexy'").count == 1)
             let rex = rows[0].rootObject
             try realm.write { rex.age = 2 }       // not projected: no callback

@@ -9,7 +9,8 @@ final class ReadmeContact: Object {
     @Persisted var group: String
 }
 
-// The README's threading example, kept compiling and running.
+// The threading example of the DocC article Threading (Sources/Strata/Strata.docc/Threading.md),
+// kept compiling and running.
 @Suite("README threading example")
 struct ReadmeThreadingExampleTests {
     @Test("hand-over, a frozen snapshot read by 8 threads, and sections, as the README shows")
@@ -53,7 +54,7 @@ private final class LockedName: @unchecked Sendable {
     func get() -> String? { lock.withLock { name } }
 }
 
-// The README's events example.
+// The events example of the DocC article ModelsAndWrites.
 @Suite("README events example")
 struct ReadmeEventsExampleTests {
     @Test("a scope records a read and a write; a custom event needs no scope")

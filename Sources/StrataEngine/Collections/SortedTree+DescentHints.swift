@@ -39,7 +39,8 @@ extension SortedTree {
         /// are mostly in the CPU's caches (262,144 entries of a primary-key index take 4 MB),
         /// where recording and reading hints costs more than it saves: 8 ns of a 130 ns lookup at
         /// 1,000 rows, and at 100,000 rows lookups with hints took 191–223 ns against 163–221 ns
-        /// without, where at 1,000,000 they save about 40 ns (session 22's alternating runs).
+        /// without, where at 1,000,000 they save about 40 ns (alternating runs of 2026-11-30;
+        /// BENCHMARKS.md, "Primary-key lookups: the last lookup's index and descent hints").
         static var minimumEntries: Int { 262_144 }
 
         /// The words of a slot (see ``words``): 32 bytes, two slots per cache line.
