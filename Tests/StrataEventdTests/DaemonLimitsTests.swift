@@ -7,6 +7,22 @@ import Testing
 /// disconnects what passes it, counts it in `stats`, and keeps the daemon serving the others.
 @Suite("strata-eventd limits end to end", .serialized)
 struct DaemonLimitsTests {
+    /// Sends the victim's event and checks that its subscriber gets the update within 2 s, that
+    /// one subscription was cancelled for its cost, and that the victim is still subscribed.
+    func expectVictimServed(feeder: LineClient, victim: LineClient, daemon: DaemonProcess, after what: String) throws {
+        let started = ContinuousClock.now
+        feeder.send(line: #"{"id":"v1","type":"login","source":"victim","time":1700000000}"#)
+        #expect(feeder.readLine() == #"{"ack":"v1"}"#)
+        let update = try #require(victim.readLine())
+        let delay = ContinuousClock.now - started
+        print("victim's update delay after \(what): \(delay)")
+        #expect(update.contains(#""id":"v1""#))
+        #expect(delay < .seconds(2))
+        let stats = try daemon.stats()
+        #expect((stats["limits"] as? [String: Any])?["subscriptionsCancelled"] as? Int == 1)
+        #expect(stats["subscribers"] as? Int == 1)
+    }
+
     @Test("past maxConnections a new client gets one error line and the close; counted; a freed slot is reused")
     func connectionLimit() throws {
         let daemon = try DaemonProcess(dataPath: DaemonProcess.temporaryPath(), config: """
@@ -181,17 +197,8 @@ struct DaemonLimitsTests {
 
         // More costly events keep coming; the victim's update is not stuck behind them.
         try ingest(feeder, (5..<10).map { textEventLine("costly-\($0)", text: text) })
-        let started = ContinuousClock.now
-        feeder.send(line: #"{"id":"v1","type":"login","source":"victim","time":1700000000}"#)
-        #expect(feeder.readLine() == #"{"ack":"v1"}"#)
-        let update = try #require(victim.readLine())
-        let delay = ContinuousClock.now - started
-        print("victim's update delay after the costly subscription was cancelled: \(delay)")
-        #expect(update.contains(#""id":"v1""#))
-        #expect(delay < .seconds(2))
-        let stats = try daemon.stats()
-        #expect((stats["limits"] as? [String: Any])?["subscriptionsCancelled"] as? Int == 1)
-        #expect(stats["subscribers"] as? Int == 1)
+        try expectVictimServed(feeder: feeder, victim: victim, daemon: daemon,
+                               after: "the costly subscription was cancelled")
     }
 
     @Test("a LIMIT subscription, re-run over the whole table on every commit, falls under the same budget")
