@@ -15,10 +15,7 @@ extension DaemonLimitsTests {
           maxQueryBytes: 8192
         """)
         defer { daemon.terminate() }
-        let victim = try daemon.client()
-        victim.send(line: #"{"subscribe":"source == 'victim'"}"#)
-        #expect(victim.readLine() == #"{"subscribed":1}"#)
-        #expect(victim.readLine()?.hasPrefix(#"{"initial""#) == true)
+        let victim = try subscribedVictim(of: daemon)
         // The audit's query, scaled down: 14 ORed patterns of 250 characters (each within
         // maxPatternLength) over 20 events holding 60 kB strings none of them matches.
         let feeder = try daemon.client()
@@ -45,10 +42,7 @@ extension DaemonLimitsTests {
         """)
         defer { daemon.terminate() }
         let feeder = try daemon.client()
-        try seedLargeEvents(feeder, rounds: 3)
-        let reader = try daemon.client()
-        reader.send(line: #"{"subscribe":"TRUEPREDICATE"}"#)
-        #expect(reader.readLine() == #"{"subscribed":1}"#)
+        let reader = try pagingReader(of: daemon, seededBy: feeder, rounds: 3)
         #expect(reader.readLine()?.hasPrefix(#"{"initial""#) == true)
 
         // While the reader holds back its pages, twice the bound is committed.
@@ -84,10 +78,7 @@ extension DaemonLimitsTests {
         """)
         defer { daemon.terminate() }
         let feeder = try daemon.client()
-        try seedLargeEvents(feeder, rounds: 4)
-        let reader = try daemon.client()
-        reader.send(line: #"{"subscribe":"TRUEPREDICATE"}"#)
-        #expect(reader.readLine() == #"{"subscribed":1}"#)
+        let reader = try pagingReader(of: daemon, seededBy: feeder, rounds: 4)
 
         // For three timeouts the reader takes 16 kB every 100 ms: once the socket buffers are
         // full, a 1 MiB page takes about 6 s to go, yet bytes go every 100 ms.

@@ -179,10 +179,7 @@ struct DaemonLimitsTests {
           maxQueryBytes: 8192
         """)
         defer { daemon.terminate() }
-        let victim = try daemon.client()
-        victim.send(line: #"{"subscribe":"source == 'victim'"}"#)
-        #expect(victim.readLine() == #"{"subscribed":1}"#)
-        #expect(victim.readLine()?.hasPrefix(#"{"initial""#) == true)
+        let victim = try subscribedVictim(of: daemon)
         // Within the pattern bounds (raised here), but each evaluation reads the text once per pattern.
         let attacker = try daemon.client()
         attacker.send(line: #"{"subscribe":"\#(costlyLikeQuery(patterns: 14))"}"#)
@@ -245,6 +242,25 @@ struct DaemonLimitsTests {
     /// Sends `lines` and waits for one ack each.
     /// Stores `rounds` × 400 events of 8 kB of text (3.2 MB a round), so that an initial result
     /// of everything is larger than the kernel's socket buffers.
+    /// A client subscribed to `source == 'victim'` (an empty result), its initial result read.
+    func subscribedVictim(of daemon: DaemonProcess) throws -> LineClient {
+        let victim = try daemon.client()
+        victim.send(line: #"{"subscribe":"source == 'victim'"}"#)
+        #expect(victim.readLine() == #"{"subscribed":1}"#)
+        #expect(victim.readLine()?.hasPrefix(#"{"initial""#) == true)
+        return victim
+    }
+
+    /// A client that subscribed to `TRUEPREDICATE` after `feeder` seeded `rounds` of large
+    /// events (a paged initial result), with its `subscribed` reply read.
+    func pagingReader(of daemon: DaemonProcess, seededBy feeder: LineClient, rounds: Int) throws -> LineClient {
+        try seedLargeEvents(feeder, rounds: rounds)
+        let reader = try daemon.client()
+        reader.send(line: #"{"subscribe":"TRUEPREDICATE"}"#)
+        #expect(reader.readLine() == #"{"subscribed":1}"#)
+        return reader
+    }
+
     func seedLargeEvents(_ feeder: LineClient, rounds: Int) throws {
         let big = String(repeating: "x", count: 8_000)
         for round in 0..<rounds {

@@ -28,15 +28,7 @@ extension Store {
     package static func deleteFiles(atPath path: String) throws -> Bool {
         try StoreRegistry.shared.whileClosed(.file(path: path)) {
             // The locks are held by these descriptors until they close, after the removals.
-            var locked: [POSIXFile] = []
-            for candidate in [path + ".lock", path] where FileSystem.exists(candidate) {
-                let file = try POSIXFile(path: candidate, mode: .readWrite)
-                guard try file.tryLockExclusive() else {
-                    throw StrataError(.alreadyOpenInAnotherProcess,
-                                      "the store is open in another process; close it there first", path: path)
-                }
-                locked.append(file)
-            }
+            let locked = try lockFiles(atPath: path, exclusive: true)
             var deleted = false
             // The lock file goes last: while any other file remains, a crash leaves a store that
             // still has its lock file.
@@ -50,6 +42,26 @@ extension Store {
             withExtendedLifetime(locked) {}
             return deleted
         }
+    }
+
+    /// Opens and locks the lock file and the page file of the closed store at `path` (those
+    /// that exist, the lock file first), for a call that works on its files without opening it:
+    /// `exclusive` to change them, shared to read them beside other readers. The locks last as
+    /// long as the returned files are open (the page file is last when it exists).
+    ///
+    /// - Throws: ``StrataError/Code/alreadyOpenInAnotherProcess`` when another process holds a
+    ///   lock that conflicts; the file errors of opening them.
+    static func lockFiles(atPath path: String, exclusive: Bool) throws -> [POSIXFile] {
+        var locked: [POSIXFile] = []
+        for candidate in [path + ".lock", path] where FileSystem.exists(candidate) {
+            let file = try POSIXFile(path: candidate, mode: exclusive ? .readWrite : .readOnly)
+            guard try exclusive ? file.tryLockExclusive() : file.tryLockShared() else {
+                throw StrataError(.alreadyOpenInAnotherProcess,
+                                  "the store is open in another process; close it there first", path: path)
+            }
+            locked.append(file)
+        }
+        return locked
     }
 
     /// The newest snapshot of the store at `path`: the open store's when it is open in this

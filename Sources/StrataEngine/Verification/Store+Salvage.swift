@@ -87,15 +87,7 @@ extension Store {
             guard filesExist(atPath: path) else {
                 throw StrataError(.fileNotFound, "no store exists at this path", path: path)
             }
-            var locked: [POSIXFile] = []
-            for candidate in [path + ".lock", path] where FileSystem.exists(candidate) {
-                let file = try POSIXFile(path: candidate, mode: .readOnly)
-                guard try file.tryLockShared() else {
-                    throw StrataError(.alreadyOpenInAnotherProcess,
-                                      "the store is open in another process; close it there first", path: path)
-                }
-                locked.append(file)
-            }
+            let locked = try lockFiles(atPath: path, exclusive: false)
             defer { withExtendedLifetime(locked) {} }
             let pageFile = locked.last.flatMap { $0.path == path ? $0 : nil }
             if let pageFile, try FormatOneStore.detect(storePath: path, checkpoint: pageFile)
