@@ -94,6 +94,15 @@ struct StatisticsTests {
         }
     }
 
+    @Test("a Realm isolated to an actor is listed with the actor's type")
+    func actorRealmHolder() async throws {
+        let directory = try TemporaryDirectory.create(prefix: "strata-test")
+        defer { directory.remove() }
+        let holders = try await StatsActor().holders(Self.configuration(directory, "actor.realm"))
+        #expect(holders.contains { $0.kind == .realm && $0.description.contains("actor of type StatsActor") },
+                "\(holders)")
+    }
+
     @Test("frozen results hold their old version, listed as frozen with the changesets only they keep, until released")
     func frozenHolder() throws {
         try withTemporaryDirectory { directory in
@@ -114,6 +123,31 @@ struct StatisticsTests {
             frozen = nil
             #expect(Self.holders(realm, .frozen).isEmpty, "\(realm.statistics.heldVersions)")
             #expect(realm.statistics.heldVersions.count == 1)
+        }
+    }
+
+    @Test("a held version keeps no byte of the file: while frozen results hold an old version, checkpoints reuse the pages of the rows rewritten since")
+    func heldVersionKeepsNoFileBytes() throws {
+        try withTemporaryDirectory { directory in
+            let realm = try Realm(configuration: Self.configuration(directory, "reuse.realm"))
+            try Self.add(1...500, to: realm)
+            try realm.store.checkpoint()
+            let frozen = realm.objects(StatsItem.self).freeze()
+            var sizes: [UInt64] = []
+            for round in 0..<8 {
+                try realm.write {
+                    for item in realm.objects(StatsItem.self) { item.payload = String(repeating: "\(round)", count: 200) }
+                }
+                try realm.store.checkpoint()
+                sizes.append(realm.statistics.fileBytes)
+            }
+            // Each round rewrites 500 rows of 200 bytes (100 KB): a file that kept the frozen
+            // version's pages would grow by at least that much per round (measured: 315,392 bytes
+            // after every round).
+            #expect(sizes[7] <= sizes[1] + 50_000, "\(sizes)")
+            #expect(frozen.count == 500)
+            #expect(frozen.allSatisfy { $0.payload == String(repeating: "x", count: 200) })
+            #expect(realm.statistics.heldVersions.first?.holders.map(\.kind) == [.frozen])
         }
     }
 
@@ -212,5 +246,13 @@ struct StatisticsTests {
             #expect(after.count >= 1)
             #expect(after.lastDuration != nil)
         }
+    }
+}
+
+/// An actor that opens a Realm isolated to itself and reads its file's holders.
+actor StatsActor {
+    func holders(_ configuration: Realm.Configuration) async throws -> [Realm.Statistics.Holder] {
+        let realm = try await Realm(configuration: configuration, actor: self)
+        return realm.statistics.heldVersions.flatMap(\.holders)
     }
 }
