@@ -152,9 +152,11 @@ final class NodeCache: Sendable {
         while state.bytes > target, !state.entries.isEmpty, passed <= 2 * state.entries.count {
             if state.hand >= state.entries.count { state.hand = 0 }
             let drop: Bool
+            // Asked before the leaf is cast (a cast holds another reference for a moment).
+            let unreferenced = isKnownUniquelyReferenced(&state.entries[state.hand].object)
             let uses = state.entries[state.hand].node.takeUses()
             state.hits += uses.hits
-            if isKnownUniquelyReferenced(&state.entries[state.hand].object) {
+            if unreferenced {
                 drop = true  // no tree holds the leaf any more
             } else {
                 let node = state.entries[state.hand].node
