@@ -47,6 +47,19 @@ struct StatisticsTests {
         }
     }
 
+    @Test("an in-memory Realm has no path, file, log or cache, and lists its holders")
+    func inMemory() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "statistics-in-memory",
+                                                                 objectTypes: [StatsItem.self]))
+        try Self.add(1...3, to: realm)
+        let statistics = realm.statistics
+        #expect(statistics.path == nil && statistics.cache == nil)
+        #expect(statistics.fileBytes == 0 && statistics.logBytes == 0)
+        #expect(statistics.commits >= 1)
+        #expect(statistics.heldVersions.last?.version == statistics.version)
+        #expect(Self.holders(realm, .realm).count == 1)
+    }
+
     @Test("a Realm on a named thread is listed with the thread's name while it lives, and not after")
     func threadRealmHolder() throws {
         try withTemporaryDirectory { directory in
