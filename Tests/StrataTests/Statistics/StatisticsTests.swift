@@ -68,14 +68,17 @@ struct StatisticsTests {
             let opened = DispatchSemaphore(value: 0)
             let release = DispatchSemaphore(value: 0)
             let done = DispatchSemaphore(value: 0)
+            let failures = FailureLog()
             let thread = Thread {
                 Thread.current.name = "stats-reader"
                 do {
                     let threadRealm = try Realm(configuration: configuration)
                     _ = threadRealm.objects(StatsItem.self).count
+                    failures.record("opened; its holders: \(Self.holders(threadRealm, .realm))")
                     opened.signal()
                     release.wait()
                 } catch {
+                    failures.record("open failed: \(error)")
                     opened.signal()
                 }
                 done.signal()
@@ -83,7 +86,7 @@ struct StatisticsTests {
             thread.start()
             #expect(opened.wait(timeout: .now() + 30) == .success)
             #expect(Self.holders(realm, .realm).contains { $0.description.contains("\"stats-reader\"") },
-                    "\(Self.holders(realm, .realm))")
+                    "\(Self.holders(realm, .realm)); the thread: \(failures.all)")
             release.signal()
             #expect(done.wait(timeout: .now() + 30) == .success)
             #expect(waitUntil(timeout: 30) { !Self.holders(realm, .realm).contains { $0.description.contains("stats-reader") } },
