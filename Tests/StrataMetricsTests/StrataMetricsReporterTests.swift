@@ -46,4 +46,27 @@ struct StrataMetricsReporterTests {
             #expect(commits.values.last == 1, "the second report adds the one commit since the first")
         }
     }
+
+    @Test("run(every:) reports on a timer until its task is cancelled")
+    func runsOnATimer() throws {
+        try withTemporaryDirectory { directory in
+            let metrics = TestMetrics()
+            let configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: directory.file("timer.realm")),
+                                                    objectTypes: [MetricsItem.self])
+            let realm = try Realm(configuration: configuration)
+            try realm.write { realm.add(MetricsItem(value: [1])) }
+            let reporter = StrataMetricsReporter(configuration: configuration, factory: metrics)
+            let finished = DispatchSemaphore(value: 0)
+            let task = Task {
+                await reporter.run(every: .milliseconds(5))
+                finished.signal()
+            }
+            let path = [("path", try #require(configuration.fileURL).path)]
+            // Two reports at least: the gauge was recorded twice.
+            #expect(waitUntil(timeout: 30) { ((try? metrics.expectGauge("strata_log_bytes", path))?.values.count ?? 0) >= 2 })
+            task.cancel()
+            #expect(finished.wait(timeout: .now() + 30) == .success)
+            #expect(realm.objects(MetricsItem.self).count == 1)
+        }
+    }
 }
