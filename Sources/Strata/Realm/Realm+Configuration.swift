@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import StrataEngine
 import StrataSupport
 
@@ -84,6 +85,14 @@ extension Realm {
         /// an open after a crash reads back; a smaller value checkpoints more often. The first
         /// open of a file in the process decides it. See <doc:Durability>.
         public var checkpointLogBytes: UInt64 = 64 << 20
+        /// Where Strata reports what the application should hear about and cannot be thrown to
+        /// it (Strata's own setting): a checkpoint that failed in the background is logged here
+        /// as an error, with the file's path and the error (its ``Realm/Statistics`` keep it
+        /// too). nil (the default) logs through a `Logger(label: "strata")` made at the moment
+        /// of the failure, so through whatever logging system the application bootstrapped; to
+        /// silence Strata, pass a logger whose level is above `.error`. The Realm opened last
+        /// for a file in the process decides it. See <doc:Statistics>.
+        public var logger: Logger?
 
         /// Creates a configuration; every parameter has Realm's default.
         public init(
