@@ -1,6 +1,6 @@
 import StrataEngine
 import StrataNotify
-import StrataSupport
+@_spi(StrataDaemon) import StrataSupport
 
 extension Realm {
     /// Registers a notifier computing with `computer`; `handle` runs on this Realm's scheduler
