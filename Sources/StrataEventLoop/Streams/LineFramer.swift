@@ -30,6 +30,7 @@
     /// Skipping the rest of an over-long line until the next newline.
     private var discarding = false
 
+    /// A framer that accepts lines of up to `maxLineBytes` bytes (without the newline).
     @_spi(StrataDaemon) public init(maxLineBytes: Int) {
         self.maxLineBytes = maxLineBytes
     }
