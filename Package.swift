@@ -1,7 +1,7 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-/// Strata's layers (see ../shared/DESIGN.md), bottom to top:
+/// Strata's layers (the DocC article "How the engine works" describes each), bottom to top:
 /// StrataSupport, StrataValues → StrataStorage → StrataEngine → StrataQuery → StrataNotify (with StrataEventLoop) → Strata.
 /// Arrows point down only; the public products are the `Strata` library, `RealmSwift` and the
 /// opt-in `StrataMetrics` bridge.
