@@ -89,6 +89,39 @@ struct EventLoopRealmTests {
         }
     }
 
+    @Test("Realm and object observers of a Realm on an event loop are called on the loop for a write from another loop")
+    func realmAndObjectObserversOnLoop() async throws {
+        try await withEventLoops(threads: 2) { loops in
+            let configuration = loopConfiguration("realm-object-observers")
+            let observed = try await loops[0].makeRealm(configuration: configuration).get()
+            let writer = try await loops[1].makeRealm(configuration: configuration).get()
+            try await add(1, through: writer)
+            let loop = observed.eventLoop
+            let (events, continuation) = AsyncStream.makeStream(of: String.self)
+            let tokens = try await observed.perform { realm in
+                realm.refresh()
+                let note = realm.object(ofType: LoopNote.self, forPrimaryKey: 1)!
+                let realmToken = realm.observe { notification, _ in
+                    continuation.yield("realm \(notification) on loop: \(loop.inEventLoop)")
+                }
+                let objectToken = note.observe(keyPaths: ["text"]) { (change: ObjectChange<LoopNote>) in
+                    if case .change(let note, _) = change {
+                        continuation.yield("object \(note.text) on loop: \(loop.inEventLoop)")
+                    }
+                }
+                return NIOLoopBound([realmToken, objectToken], eventLoop: loop)
+            }
+            try await writer.perform { realm in
+                try realm.write { realm.object(ofType: LoopNote.self, forPrimaryKey: 1)!.text = "edited" }
+            }
+            var next = events.makeAsyncIterator()
+            var seen = [await next.next(), await next.next()].compactMap { $0 }
+            seen.sort()
+            #expect(seen == ["object edited on loop: true", "realm didChange on loop: true"])
+            try await loop.submit { for token in tokens.value { token.invalidate() } }.get()
+        }
+    }
+
     @Test("writeAsync runs each block and its completion on the Realm's loop, in the order queued")
     func writeAsyncOnLoop() async throws {
         try await withEventLoops(threads: 1) { loops in
