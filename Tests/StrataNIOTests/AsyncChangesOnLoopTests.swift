@@ -17,7 +17,9 @@ private actor LoopObserver {
     func watch(_ configuration: Realm.Configuration, until count: Int,
                progress: AsyncStream<(onLoop: Bool, count: Int)>.Continuation) throws {
         let realm = try Realm(configuration: configuration, eventLoop: loop)
-        iteration = Task { [self] in await iterate(realm.objects(LoopNote.self).changes, until: count, progress: progress) }
+        iteration = Task { [self] in
+            await iterate(realm.objects(LoopNote.self).changes, until: count, progress: progress)
+        }
     }
 
     /// Waits until the iteration has ended and its observation was handed back to the loop.

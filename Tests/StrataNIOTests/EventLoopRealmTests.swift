@@ -134,7 +134,8 @@ struct EventLoopRealmTests {
                         realm.add(LoopNote(value: ["id": id]))
                         continuation.yield("block \(id) on loop: \(loop.inEventLoop)")
                     } onComplete: { error in
-                        continuation.yield("complete \(id) on loop: \(loop.inEventLoop), error: \(error == nil ? "none" : "\(error!)")")
+                        let outcome = error.map { "\($0)" } ?? "none"
+                        continuation.yield("complete \(id) on loop: \(loop.inEventLoop), error: \(outcome)")
                         if id == 3 { continuation.finish() }
                     }
                 }
@@ -151,7 +152,8 @@ struct EventLoopRealmTests {
     @Test("makeRealm called off the loop fails its future with the Realm.Error the open threw")
     func makeRealmFailure() async throws {
         try await withEventLoops(threads: 1) { loops in
-            var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: "/nonexistent-\(UUID())/missing.realm"))
+            let missing = URL(fileURLWithPath: "/nonexistent-\(UUID())/missing.realm")
+            var configuration = Realm.Configuration(fileURL: missing)
             configuration.readOnly = true
             configuration.objectTypes = [LoopNote.self]
             await #expect(throws: Realm.Error.self) {
