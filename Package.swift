@@ -3,8 +3,8 @@ import PackageDescription
 
 /// Strata's layers (the DocC article "How the engine works" describes each), bottom to top:
 /// StrataSupport, StrataValues → StrataStorage → StrataEngine → StrataQuery → StrataNotify (with StrataEventLoop) → Strata.
-/// Arrows point down only; the public products are the `Strata` library, `RealmSwift` and the
-/// opt-in `StrataMetrics` bridge.
+/// Arrows point down only; the public products are the `Strata` library, `RealmSwift`, the
+/// opt-in `StrataMetrics` bridge and `StrataNIO` (Realms on swift-nio event loops).
 ///
 /// Only libraries live here, so a package that depends on Strata resolves none of the demo
 /// executables' dependencies: the demo daemon, its load generator and the example program are the
@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "RealmSwift", targets: ["RealmSwift"]),
         .library(name: "StrataMetrics", targets: ["StrataMetrics"]),
+        .library(name: "StrataNIO", targets: ["StrataNIO"]),
         // Not API: the test helpers and the libFuzzer replay mode, as products only so that the
         // Demo package's tests and fuzz targets share them (a target cannot use another package's
         // targets otherwise). They carry no semantic-versioning promise.
@@ -31,6 +32,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -72,6 +74,10 @@ let package = Package(
             dependencies: ["Strata", "StrataSupport", .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: strictSettings),
         .target(name: "RealmSwift", dependencies: ["Strata"], swiftSettings: strictSettings),
+        // Realms confined to a swift-nio EventLoop: a product of its own, so only its users build swift-nio.
+        .target(
+            name: "StrataNIO", dependencies: ["Strata", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strictSettings),
         .executableTarget(
             name: "strata-crash-worker",
             dependencies: ["StrataEngine", "StrataStorage"],
@@ -112,6 +118,10 @@ let package = Package(
         .target(name: "EcosystemNames", path: "Tests/EcosystemNames", swiftSettings: strictSettings),
         .testTarget(
             name: "RealmSwiftCompatibilityTests", dependencies: ["RealmSwift", "EcosystemNames"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StrataNIOTests",
+            dependencies: ["StrataNIO", "StrataTestSupport", .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: strictSettings),
         .testTarget(name: "StrataNotifyTests", dependencies: ["StrataNotify", "StrataTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "StrataEventLoopTests", dependencies: ["StrataEventLoop", "CLibUV", "StrataTestSupport"],
