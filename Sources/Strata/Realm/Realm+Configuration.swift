@@ -84,6 +84,10 @@ extension Realm {
         /// an open after a crash reads back; a smaller value checkpoints more often. The first
         /// open of a file in the process decides it. See <doc:Durability>.
         public var checkpointLogBytes: UInt64 = 64 << 20
+        /// Whether the file is checkpointed when its last Realm is released, and in the background
+        /// after an open that replayed the log (on by default). Not part of Strata's API: the
+        /// benchmark harness turns it off to measure restarts as they were without them.
+        @_spi(Benchmarks) public var restartCheckpoints = true
 
         /// Creates a configuration; every parameter has Realm's default.
         public init(
@@ -132,6 +136,8 @@ extension Realm {
                                                    cacheSize: cacheSize)
             configuration.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions.map { Int($0) }
             configuration.checkpointThreshold = checkpointLogBytes
+            configuration.checkpointsOnRelease = restartCheckpoints
+            configuration.checkpointsAfterReplay = restartCheckpoints
             return configuration
         }
     }
