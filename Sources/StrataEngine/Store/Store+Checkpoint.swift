@@ -128,7 +128,8 @@ extension Store {
     /// the leaves the replay changed (which the cache cannot drop before a checkpoint writes them)
     /// become the cache's to bound. A failure is kept in ``statistics`` and the open goes on (a
     /// later commit, or the release of the store, retries the checkpoint). A read-only store
-    /// writes nothing.
+    /// writes nothing. After a replay, and after its checkpoint, the heap's free memory goes back
+    /// to the kernel (see ``HeapTrimming/releaseFreeMemory()``).
     func checkpointAfterRecovery() {
         guard let files, !configuration.readOnly else { return }
         if files.log.totalSize > configuration.checkpointThreshold {
@@ -136,6 +137,8 @@ extension Store {
         } else if replayedLog.records > 0 && configuration.checkpointsAfterReplay {
             startBackgroundCheckpoint(.replay)
         }
+        // The records read back are freed by now.
+        if replayedLog.records > 0 { HeapTrimming.releaseFreeMemory() }
     }
 
     /// Runs a checkpoint the store starts itself (in the background, after recovery, or when its
@@ -148,6 +151,8 @@ extension Store {
     func runCheckpoint(_ trigger: CheckpointTrigger) -> Result<Void, any Error> {
         let outcome = Result { try checkpoint() }
         if case .failure(let error) = outcome { noteCheckpointFailure(error) }
+        // The leaves the replay changed are the cache's now, and it dropped those over its size.
+        if trigger == .replay { HeapTrimming.releaseFreeMemory() }
         return outcome
     }
 

@@ -68,8 +68,8 @@ enum ScaleRestart {
         let realm = try Realm(configuration: configuration)
         let probe = try StoreProbe(path: configuration.fileURL!.path, durability: .normal)
         let logBytes = try fillLog(realm, probe, threshold: configuration.checkpointLogBytes)
-        print("log_bytes=\(Double(logBytes))")
-        fflush(stdout)
+        // Unbuffered, so the line is out before the kill.
+        FileHandle.standardOutput.write(Data("log_bytes=\(Double(logBytes))\n".utf8))
         Foundation.kill(getpid(), SIGKILL)
         while true { pause() }
     }
@@ -85,14 +85,14 @@ enum ScaleRestart {
         try expect(realm.object(ofType: ScalePerson.self, forPrimaryKey: Int64(1))?.name, "person-1",
                    "scale lookup of id 1")
         var figures: [(String, Double)] = [("open_ms", Double(now() - start) / 1e6)]
-        figures += memory("open")
+        figures += ScaleChild.memory("open")
         let probe = try StoreProbe(path: configuration.fileURL!.path, durability: .normal)
         figures += [("replayed_bytes", Double(probe.replayedLogBytes)),
                     ("replayed_records", Double(probe.replayedRecords))]
         if probe.replayedRecords > 0 && restartCheckpoints {
             let waited = now()
             while probe.checkpoints == 0 { usleep(10_000) }
-            figures += [("replay_checkpoint_s", seconds(since: waited))] + memory("checkpointed")
+            figures += [("replay_checkpoint_s", seconds(since: waited))] + ScaleChild.memory("checkpointed")
         }
         kept.append(realm)
         return figures
