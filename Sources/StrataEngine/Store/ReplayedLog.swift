@@ -4,7 +4,7 @@ import StrataStorage
 /// checkpoint, applied one by one to rebuild the newest version.
 ///
 /// A store whose last user let go is checkpointed (see ``Store/checkpointOnRelease()``), and an
-/// open that replayed records checkpoints them in the background (see
+/// open that replayed records checkpoints them before it returns (see
 /// ``Store/checkpointAfterRecovery()``), so the next open replays nothing: tests and the
 /// benchmark's scale series read this to see it.
 package struct ReplayedLog: Sendable, Hashable {

@@ -123,33 +123,27 @@ extension Store {
     /// than ``StoreConfiguration/checkpointThreshold`` (a crash stopped the checkpoint that
     /// would have trimmed it), so that the next open reads a bounded log, however often the
     /// process is stopped in its checkpoints; otherwise, when the open replayed any record,
-    /// checkpoints them (see ``StoreConfiguration/checkpointsAfterReplay``), so that the next open
-    /// replays nothing and the leaves the replay changed (which the cache cannot drop before a
-    /// checkpoint writes them) become the cache's to bound: in the background, or before the open
-    /// returns when the replayed records pass the cache's share for changes
-    /// (``NodeCache/dirtyLimit``, a quarter of the cache), so that memory after an open stays
-    /// bounded by the cache. Measured at 5M rows after a `kill -9` with 60 MB of log, 16 MiB
-    /// cache: in the background the open took 0.88 s and held 145 MB of anonymous memory until
-    /// the checkpoint ended 0.42 s later (32 MB after it); before it returns, 1.33 s and 28 MB. A failure is kept in ``statistics`` and the open goes on (a
+    /// checkpoints them before the open returns (see ``StoreConfiguration/checkpointsAfterReplay``),
+    /// so that the next open replays nothing even when this process is killed right after, and the
+    /// leaves the replay changed (which the cache cannot drop before a checkpoint writes them)
+    /// become the cache's to bound. A failure is kept in ``statistics`` and the open goes on (a
     /// later commit, or the release of the store, retries the checkpoint). A read-only store
-    /// writes nothing. After a replay, and after its checkpoint, the heap's free memory goes back
-    /// to the kernel (see ``HeapTrimming/releaseFreeMemory()``).
+    /// writes nothing. After it, the heap's free memory goes back to the kernel (see
+    /// ``HeapTrimming/releaseFreeMemory()``).
+    ///
+    /// Before the open returns rather than in the background: measured at 5M rows after a
+    /// `kill -9` with 60 MB of log, 16 MiB cache, the open took 1.33 s and held 28 MB of anonymous
+    /// memory when it returned; with a background checkpoint it took 0.88 s but held 145 MB until
+    /// the checkpoint ended 0.42 s later, and a background checkpoint keeps the store open after
+    /// its last Realm is released (another process cannot open it meanwhile).
     func checkpointAfterRecovery() {
         guard let files, !configuration.readOnly else { return }
         if files.log.totalSize > configuration.checkpointThreshold {
             runCheckpoint(.recoveredLog)
         } else if replayedLog.records > 0 && configuration.checkpointsAfterReplay {
-            // The changes a replay made cannot be dropped before a checkpoint writes them: past
-            // the cache's share for changes, the open writes them before it returns, as a writer
-            // that outpaces the checkpoints waits for one.
-            let limit = files.cache?.dirtyLimit ?? Int.max
-            if replayedLog.bytes > UInt64(limit) {
-                runCheckpoint(.replay)
-            } else {
-                startBackgroundCheckpoint(.replay)
-            }
+            runCheckpoint(.replay)
         }
-        // The records read back are freed by now.
+        // The records read back are freed by now, and the replayed leaves the cache's.
         if replayedLog.records > 0 { HeapTrimming.releaseFreeMemory() }
     }
 
@@ -163,8 +157,6 @@ extension Store {
     func runCheckpoint(_ trigger: CheckpointTrigger) -> Result<Void, any Error> {
         let outcome = Result { try checkpoint() }
         if case .failure(let error) = outcome { noteCheckpointFailure(error) }
-        // The leaves the replay changed are the cache's now, and it dropped those over its size.
-        if trigger == .replay { HeapTrimming.releaseFreeMemory() }
         return outcome
     }
 

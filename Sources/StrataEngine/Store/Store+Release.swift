@@ -8,7 +8,7 @@ package enum CheckpointTrigger: String, Sendable, Hashable {
     case logOrCache = "log or cache threshold"
     /// The open read back a log larger than the threshold (checkpointed before the open returns).
     case recoveredLog = "recovered log"
-    /// The open replayed records (checkpointed in the background).
+    /// The open replayed records (checkpointed before the open returns).
     case replay = "replayed log"
     /// The store's last user let go.
     case release = "release"

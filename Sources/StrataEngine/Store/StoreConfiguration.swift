@@ -48,7 +48,7 @@ package struct StoreConfiguration: Sendable, Hashable {
     /// ``Store/checkpointOnRelease()``). On by default; tests that study the log a closed store
     /// leaves turn it off.
     package var checkpointsOnRelease = true
-    /// Whether an open that replayed log records checkpoints them in the background (see
+    /// Whether an open that replayed log records checkpoints them before it returns (see
     /// ``Store/checkpointAfterRecovery()``). On by default.
     package var checkpointsAfterReplay = true
 

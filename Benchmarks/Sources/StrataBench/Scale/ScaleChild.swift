@@ -41,8 +41,7 @@ enum ScaleChild {
     // MARK: - Strata
 
     private static func strataConfiguration(_ directory: String) -> Realm.Configuration {
-        Realm.Configuration(fileURL: URL(fileURLWithPath: directory + "/scale.strata"), objectTypes: [ScalePerson.self],
-                            durability: .normal)
+        ScaleRestart.configuration(directory)
     }
 
     private static func strataBuild(_ rows: Int64, _ directory: String) throws -> [(String, Double)] {

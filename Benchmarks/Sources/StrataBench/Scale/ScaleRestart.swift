@@ -10,6 +10,10 @@ import Foundation
 /// `STRATA_SCALE_RESTART_CHECKPOINTS=0` (read by the parent and its children alike) opens every
 /// Realm with the release and replay checkpoints off: restarts as they were before them.
 enum ScaleRestart {
+    /// The checkpoint threshold of every Strata phase: `STRATA_SCALE_CHECKPOINT_LOG_BYTES`, or the
+    /// default (64 MiB), to weigh a lower threshold (commit throughput against replay time).
+    static let checkpointLogBytes = ProcessInfo.processInfo.environment["STRATA_SCALE_CHECKPOINT_LOG_BYTES"]
+        .flatMap(UInt64.init) ?? Realm.Configuration().checkpointLogBytes
     /// Whether the release and replay checkpoints are on (the default).
     static let restartCheckpoints = ProcessInfo.processInfo.environment["STRATA_SCALE_RESTART_CHECKPOINTS"] != "0"
     /// The cache of the opens after a restart: 16 MiB, so that memory after a replay shows what
@@ -29,6 +33,7 @@ enum ScaleRestart {
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: directory + "/scale.strata"),
                                                 objectTypes: [ScalePerson.self], durability: .normal)
         configuration.cacheSize = cacheSize
+        configuration.checkpointLogBytes = checkpointLogBytes
         configuration.restartCheckpoints = restartCheckpoints
         return configuration
     }
