@@ -81,8 +81,10 @@ extension Realm {
         /// The size of the commit log, in bytes, past which a checkpoint starts in the background
         /// (Strata's own setting; Realm writes its file in place and has no log): 64 MiB by
         /// default. The log holds every commit since the last checkpoint, so this bounds what
-        /// an open after a crash reads back; a smaller value checkpoints more often. The first
-        /// open of a file in the process decides it. See <doc:Durability>.
+        /// an open after a crash reads back; a smaller value checkpoints more often. Releasing the
+        /// last Realm of the file checkpoints it too, and so does an open that replayed the log,
+        /// so only an open after a crash replays. The first open of a file in the process decides
+        /// it. See <doc:Durability>.
         public var checkpointLogBytes: UInt64 = 64 << 20
         /// Whether the file is checkpointed when its last Realm is released, and in the background
         /// after an open that replayed the log (on by default). Not part of Strata's API: the
