@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "RealmSwift", targets: ["RealmSwift"]),
+        .library(name: "StrataMetrics", targets: ["StrataMetrics"]),
         .executable(name: "strata-example", targets: ["StrataExample"]),
         .executable(name: "strata-eventd", targets: ["strata-eventd"]),
         .executable(name: "strata-eventgen", targets: ["strata-eventgen"]),
@@ -22,6 +23,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
@@ -52,7 +54,16 @@ let package = Package(
             name: "StrataNotify", dependencies: ["StrataEngine", "StrataQuery", "StrataEventLoop"],
             swiftSettings: strictSettings),
         .target(
-            name: "Strata", dependencies: ["StrataEngine", "StrataQuery", "StrataEventLoop", "StrataNotify"],
+            name: "Strata",
+            dependencies: [
+                "StrataEngine", "StrataQuery", "StrataEventLoop", "StrataNotify",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings),
+        // The opt-in swift-metrics bridge: a separate product, so that users without it never build it.
+        .target(
+            name: "StrataMetrics",
+            dependencies: ["Strata", "StrataSupport", .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: strictSettings),
         .target(name: "RealmSwift", dependencies: ["Strata"], swiftSettings: strictSettings),
         .executableTarget(
@@ -92,7 +103,9 @@ let package = Package(
         ),
         // Helpers every test target shares (temporary directories, seeded random numbers, threads).
         .target(
-            name: "StrataTestSupport", dependencies: ["StrataSupport"], path: "Tests/StrataTestSupport",
+            name: "StrataTestSupport",
+            dependencies: ["StrataSupport", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/StrataTestSupport",
             swiftSettings: strictSettings),
         .testTarget(
             name: "StrataStorageTests", dependencies: ["StrataStorage", "StrataTestSupport"], swiftSettings: strictSettings),
@@ -111,6 +124,12 @@ let package = Package(
             dependencies: ["StrataEngine", "StrataStorage", "StrataTestSupport", "strata-storage-fuzz"],
             exclude: ["FuzzCorpus"], swiftSettings: strictSettings),
         .testTarget(name: "StrataTests", dependencies: ["Strata", "StrataTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "StrataMetricsTests",
+            dependencies: [
+                "StrataMetrics", "StrataTestSupport", .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
+            swiftSettings: strictSettings),
         // Names of swift-nio, swift-log and applications, which Strata must not export (the
         // public-surface test imports it beside RealmSwift).
         .target(name: "EcosystemNames", path: "Tests/EcosystemNames", swiftSettings: strictSettings),

@@ -3,6 +3,9 @@ import StrataNotify
 import StrataSupport
 
 extension Realm {
+    /// What a notifier's pins are held by, for ``Realm/statistics``.
+    static let notifierHolder = PinHolder(.notifier, "a change notifier (a collection, object or Realm observer)")
+
     /// Registers a notifier computing with `computer`; `handle` runs on this Realm's scheduler
     /// with each delivery and whether every commit it covers was made by this Realm.
     ///
@@ -22,7 +25,8 @@ extension Realm {
         precondition(!state.isFrozen, "Frozen Realms do not change and do not have change notifications.")
         precondition(!isInWriteTransaction, "Cannot register notification blocks from within write transactions.")
         let notifier = baselineAtRegistration
-            ? Notifier(computer, baselineAt: store.pin(again: pinnedForReading)) : Notifier(computer)
+            ? Notifier(computer, baselineAt: store.pin(again: pinnedForReading, holder: Self.notifierHolder))
+            : Notifier(computer)
         if let budget { notifier.limitCost(budget) }
         let state = self.state
         let registration = NotificationRegistration(notifier: notifier, state: state) { [weak state] version in
@@ -97,7 +101,7 @@ extension Realm {
         guard !isInWriteTransaction else { return false }
         let hub = NotifierHub.hub(for: store)
         let registrations = state.registrations
-        var pin = requested ?? hub.latestPrepared.map { store.pin(again: $0) }
+        var pin = requested ?? hub.latestPrepared.map { store.pin(again: $0, holder: Self.notifierHolder) }
         if let current = state.pinned, current.version >= (pin?.version ?? 0) { pin = current }
         guard var pin else { return false }
         var settled = false
@@ -109,13 +113,14 @@ extension Realm {
             }
             for registration in registrations where !registration.isInvalidated {
                 if let pending = registration.notifier.pendingPin, pending.version > pin.version {
-                    pin = store.pin(again: pending)
+                    pin = store.pin(again: pending, holder: Self.notifierHolder)
                     settled = false
                 }
             }
         }
         let changed = state.pinned?.version != pin.version
-        if changed { state.pinned = pin }
+        // A pin of its own: the notifiers keep theirs, and statistics tell the two holders apart.
+        if changed { state.pinned = store.pin(again: pin, holder: state.pinHolder) }
         if changed { notifyRealmObservers(.didChange) }
         for registration in registrations where !registration.isInvalidated {
             registration.deliver(at: pin.version)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import StrataEngine
 import StrataSupport
 
@@ -86,8 +87,16 @@ extension Realm {
         /// so only an open after a crash replays. The first open of a file in the process decides
         /// it. See <doc:Durability>.
         public var checkpointLogBytes: UInt64 = 64 << 20
-        /// Whether the file is checkpointed when its last Realm is released, and in the background
-        /// after an open that replayed the log (on by default). Not part of Strata's API: the
+        /// Where Strata reports what the application should hear about and cannot be thrown to
+        /// it (Strata's own setting): a checkpoint that failed in the background is logged here
+        /// as an error, with the file's path and the error (its ``Realm/Statistics`` keep it
+        /// too). nil (the default) logs through a `Logger(label: "strata")` made at the moment
+        /// of the failure, so through whatever logging system the application bootstrapped; to
+        /// silence Strata, pass a logger whose level is above `.error`. The Realm opened last
+        /// for a file in the process decides it. See <doc:Statistics>.
+        public var logger: Logger?
+        /// Whether the file is checkpointed when its last Realm is released, and by an open that
+        /// replayed the log before it returns (on by default). Not part of Strata's API: the
         /// benchmark harness turns it off to measure restarts as they were without them.
         @_spi(Benchmarks) public var restartCheckpoints = true
 

@@ -204,7 +204,7 @@ public final class Realm {
     public func refresh() -> Bool {
         verifyThread()
         guard !isInWriteTransaction, !state.isFrozen else { return false }
-        return deliverNotifications(advancingTo: try? store.pin())
+        return deliverNotifications(advancingTo: try? store.pin(holder: Self.notifierHolder))
     }
 
     /// Moves to the newest version without notifying.

@@ -17,8 +17,13 @@ import StrataSupport
 /// that thread refers to it.
 final class RealmState {
     var pinned: PinnedSnapshot? {
-        didSet { changes.increment() }
+        didSet {
+            changes.increment()
+            if let pinned, pinned !== oldValue { pinned.relabel(pinHolder) }
+        }
     }
+    /// What holds this state's pins, for ``Realm/statistics`` (see `pinHolder(confinement:…)`).
+    let pinHolder: PinHolder
     var writeState: Realm.WriteState = .none {
         didSet {
             changes.increment()
@@ -121,6 +126,8 @@ final class RealmState {
         self.scheduler = scheduler
         self.isFrozen = isFrozen
         self.confinement = confinement
+        pinHolder = Self.pinHolder(confinement: confinement, scheduler: scheduler, isFrozen: isFrozen)
+        pinned.relabel(pinHolder)
         if isFrozen {
             threadCheck = .anywhere
         } else if case .thread = confinement {

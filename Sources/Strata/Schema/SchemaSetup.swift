@@ -10,7 +10,9 @@ struct SchemaSetup {
     static let metadataTable = "__strata_metadata"
 
     static func openStore(_ configuration: Realm.Configuration) throws -> Store {
-        try Store.open(configuration.storeConfiguration)
+        let store = try Store.open(configuration.storeConfiguration)
+        CheckpointFailureLog.attach(to: store, logger: configuration.logger)
+        return store
     }
 
     /// The classes the Realm's schema holds: the configured ones (or every class used so far),

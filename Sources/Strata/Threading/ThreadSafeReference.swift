@@ -42,7 +42,9 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
         precondition(!threadConfined.isInvalidated, "Cannot construct reference to invalidated object")
         handover = threadConfined._handover()
         store = realm.store
-        source = LockedValueBox(realm.isInWriteTransaction ? nil : realm.store.pin(again: realm.pinnedForReading))
+        let holder = PinHolder(.threadSafeReference, "a ThreadSafeReference<\(Confined.self)> not resolved yet")
+        source = LockedValueBox(realm.isInWriteTransaction
+                                    ? nil : realm.store.pin(again: realm.pinnedForReading, holder: holder))
     }
 
     /// Whether the reference was resolved already (it can be resolved only once).

@@ -20,6 +20,19 @@ package struct Changeset: Sendable {
         encoded = spooled.isInMemory ? spooled : nil
     }
 
+    /// An estimate of the memory the changeset takes while the store keeps it for a pinned
+    /// version: its encoded instructions (held in memory for all but a large commit), its
+    /// collection edits at their inline size, and its summary at a word per modified object
+    /// (inserted and deleted objects, kept as runs, the changed columns and the dictionaries'
+    /// overhead are not counted).
+    ///
+    /// - Complexity: O(t) in the tables the commit changed.
+    package var estimatedBytes: Int {
+        let summaryWords = summary.tables.values.reduce(0) { $0 + $1.modifications.count }
+        return (encoded?.payloadLength ?? 0) + collectionEdits.count * MemoryLayout<Instruction>.stride
+            + summaryWords * MemoryLayout<Int>.stride
+    }
+
     /// Every instruction, in the order they were applied, decoded (for inspection: a commit
     /// keeps them encoded); nil for a large commit whose instructions went to a scratch file.
     package var instructions: [Instruction]? {

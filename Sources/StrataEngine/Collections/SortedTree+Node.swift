@@ -94,8 +94,9 @@ extension SortedTree {
         /// The ``NodeState`` bits and the pin count.
         private let state: Atomic<UInt>
         /// Set by accesses, cleared by the cache's clock hand: whether the node was used since the
-        /// hand last passed.
-        private let recentlyUsed = Atomic<Bool>(false)
+        /// hand last passed (``NodeUses/usedFlag``, or any count), and how many of those uses of
+        /// the paged leaf found it in memory (the low bits): its cache hits (see ``takeUses()``).
+        private let recentlyUsed = Atomic<UInt>(0)
 
         /// Whether the node is a leaf.
         var isLeaf: Bool {
@@ -424,8 +425,14 @@ extension SortedTree {
             defer { state.wrappingSubtract(NodeState.pin, ordering: .releasing) }
             // The pin is held while the page is read, so the cache cannot evict the contents
             // between their arrival and `body`.
-            if before & NodeState.resident == 0 { readContents() }
-            if !recentlyUsed.load(ordering: .relaxed) { recentlyUsed.store(true, ordering: .relaxed) }
+            if before & NodeState.resident == 0 {
+                readContents()
+                if recentlyUsed.load(ordering: .relaxed) == 0 { recentlyUsed.store(NodeUses.usedFlag, ordering: .relaxed) }
+            } else if before & NodeState.paged != 0 {
+                recentlyUsed.wrappingAdd(1, ordering: .relaxed)  // a cache hit
+            } else if recentlyUsed.load(ordering: .relaxed) == 0 {
+                recentlyUsed.store(NodeUses.usedFlag, ordering: .relaxed)
+            }
             return body()
         }
 
@@ -550,7 +557,7 @@ extension SortedTree {
                 unlockNode(setting: NodeState.resident | NodeState.kindKnown)
                 return
             }
-            recentlyUsed.store(true, ordering: .relaxed)
+            recentlyUsed.bitwiseOr(NodeUses.usedFlag, ordering: .relaxed)
             unlockNode(setting: NodeState.resident | NodeState.kindKnown)
             if state.load(ordering: .relaxed) & NodeState.keepResident == 0 { cache?.admit(self, bytes: bytes) }
         }
@@ -664,8 +671,11 @@ extension SortedTree {
                 == NodeState.resident | NodeState.paged
         }
 
-        /// Clears and returns whether the node was used since the last call.
-        func takeRecentlyUsed() -> Bool { recentlyUsed.exchange(false, ordering: .relaxed) }
+        /// Clears and returns the node's uses since the last call (see ``NodeUses``).
+        func takeUses() -> NodeUses { NodeUses(raw: recentlyUsed.exchange(0, ordering: .relaxed)) }
+
+        /// The node's uses since the last ``takeUses()``, left as they are.
+        func peekUses() -> NodeUses { NodeUses(raw: recentlyUsed.load(ordering: .relaxed)) }
 
         /// Drops a paged leaf's contents if no access holds them; returns whether it did.
         func evict() -> Bool {

@@ -5,8 +5,10 @@ import StrataSupport
 protocol CachedNode: AnyObject, Sendable {
     /// Whether the leaf is resident, paged and its page still in use (so it can be evicted).
     var isEvictable: Bool { get }
-    /// Clears and returns whether the leaf was used since the last call.
-    func takeRecentlyUsed() -> Bool
+    /// Clears and returns the leaf's uses since the last call.
+    func takeUses() -> NodeUses
+    /// The leaf's uses since the last ``takeUses()``, left as they are.
+    func peekUses() -> NodeUses
     /// Drops the leaf's contents unless an access holds them or they are being read.
     func evict() -> Bool
     /// Reads the contents if they are not in memory and never evicts them again.
@@ -14,6 +16,21 @@ protocol CachedNode: AnyObject, Sendable {
 }
 
 extension SortedTree.Node: CachedNode {}
+
+/// What a leaf records of its uses between two passes of a ``NodeCache``'s clock hand: whether
+/// it was used at all, and how many uses found it in memory (cache hits; a use that read its
+/// page is a miss, counted by ``NodeCache/nodeReads``).
+struct NodeUses {
+    /// The bit that says the leaf was used (set by a use that read its page).
+    static let usedFlag: UInt = 1 << (UInt.bitWidth - 1)
+    /// The recorded value: the flag and the hit count below it.
+    let raw: UInt
+
+    /// Whether the leaf was used.
+    var wasUsed: Bool { raw != 0 }
+    /// The uses that found it in memory.
+    var hits: Int { Int(raw & ~Self.usedFlag) }
+}
 
 /// Bounds the memory a store's paged tree leaves take while resident.
 ///
@@ -44,6 +61,8 @@ final class NodeCache: Sendable {
         var bytes = 0
         var hand = 0
         var evictions = 0
+        /// The hits of leaves the hand has passed or dropped (see ``NodeUses``).
+        var hits = 0
     }
 
     private struct Entry {
@@ -69,6 +88,15 @@ final class NodeCache: Sendable {
     /// read leaves that are not in memory without admitting them (see
     /// ``SortedTree/Node/entriesReadThrough()``).
     var isFull: Bool { state.withLockedValue { $0.bytes >= capacity - capacity / 8 } }
+
+    /// How many uses of admitted leaves found them in memory since the cache was made (the
+    /// misses are the reads, ``nodeReads``). Leaves a scan reads through a full cache are
+    /// neither (see ``SortedTree/Node/entriesReadThrough()``).
+    ///
+    /// - Complexity: O(n) in the admitted leaves (their counts since the hand last passed).
+    var hits: Int {
+        state.withLockedValue { state in state.entries.reduce(state.hits) { $0 + $1.node.peekUses().hits } }
+    }
 
     /// How many leaves were evicted since the cache was made.
     var evictions: Int { state.withLockedValue { $0.evictions } }
@@ -124,13 +152,17 @@ final class NodeCache: Sendable {
         while state.bytes > target, !state.entries.isEmpty, passed <= 2 * state.entries.count {
             if state.hand >= state.entries.count { state.hand = 0 }
             let drop: Bool
-            if isKnownUniquelyReferenced(&state.entries[state.hand].object) {
+            // Asked before the leaf is cast (a cast holds another reference for a moment).
+            let unreferenced = isKnownUniquelyReferenced(&state.entries[state.hand].object)
+            let uses = state.entries[state.hand].node.takeUses()
+            state.hits += uses.hits
+            if unreferenced {
                 drop = true  // no tree holds the leaf any more
             } else {
                 let node = state.entries[state.hand].node
                 if !node.isEvictable {
                     drop = true  // its page was freed: it stays with the snapshots holding it
-                } else if node.takeRecentlyUsed() {
+                } else if uses.wasUsed {
                     drop = false
                 } else {
                     drop = node.evict()

@@ -24,7 +24,7 @@ extension Store {
         try checkpointSerial.withLockedValue { (_: inout Void) throws in
             state.withLockedValue { $0.checkpointRunning = true }
             defer { state.withLockedValue { $0.checkpointRunning = false } }
-            try writeCheckpoint(files)
+            try recordingCheckpoint { try writeCheckpoint(files) }
         }
     }
 
@@ -45,7 +45,7 @@ extension Store {
         try checkpointSerial.withLockedValue { (_: inout Void) throws in
             state.withLockedValue { $0.checkpointRunning = true }
             defer { state.withLockedValue { $0.checkpointRunning = false } }
-            try writeCheckpoint(files, compacting: true)
+            try recordingCheckpoint { try writeCheckpoint(files, compacting: true) }
         }
     }
 
@@ -160,12 +160,14 @@ extension Store {
         return outcome
     }
 
-    /// Records a failed checkpoint for ``statistics``, and holds commits off starting another
+    /// Records a failed checkpoint for ``statistics``, tells the checkpoint-failure observers
+    /// (see ``addCheckpointFailureObserver(_:)``), and holds commits off starting another
     /// for ``checkpointRetryDelay(afterFailures:)``: the log stays over the threshold after a
     /// failure (a failed log rotation, see ``StrataError/Code/logRotationFailed``, or pages that
     /// could not be written after the rotation), and a retry at every commit would cost a sync
     /// per commit, and a new log segment per commit when the rotation succeeds.
     private func noteCheckpointFailure(_ error: any Error) {
+        defer { notifyCheckpointFailure(error) }
         state.withLockedValue {
             $0.lastCheckpointError = "\(error)"
             $0.failedCheckpointsInARow += 1

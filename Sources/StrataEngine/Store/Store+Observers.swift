@@ -35,19 +35,18 @@ extension Store {
     ///
     /// The pin still counts: while more versions are pinned than the limit, ``beginWrite()``
     /// throws ``StrataError/Code/tooManyActiveVersions``, so these pins cannot grow without bound.
-    package func pinForNotifier() -> PinnedSnapshot {
-        let snapshot = state.withLockedValue { state -> Snapshot in
-            state.pins[state.published.version, default: 0] += 1
-            return state.published
+    package func pinForNotifier(holder: PinHolder = .unlabelled) -> PinnedSnapshot {
+        let (snapshot, id) = state.withLockedValue { state -> (Snapshot, Int) in
+            (state.published, Self.addPin(of: state.published.version, holder: holder, to: &state))
         }
-        return PinnedSnapshot(snapshot: snapshot, store: self)
+        return PinnedSnapshot(snapshot: snapshot, id: id, store: self)
     }
 
     /// Another hold on an already pinned version (never a new active version; it keeps the
     /// version active, and so counted by ``beginWrite()``, until released).
-    package func pin(again pinned: PinnedSnapshot) -> PinnedSnapshot {
-        state.withLockedValue { $0.pins[pinned.version, default: 0] += 1 }
-        return PinnedSnapshot(snapshot: pinned.snapshot, store: self)
+    package func pin(again pinned: PinnedSnapshot, holder: PinHolder = .unlabelled) -> PinnedSnapshot {
+        let id = state.withLockedValue { Self.addPin(of: pinned.version, holder: holder, to: &$0) }
+        return PinnedSnapshot(snapshot: pinned.snapshot, id: id, store: self)
     }
 }
 

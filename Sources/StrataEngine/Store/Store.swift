@@ -40,6 +40,8 @@ package final class Store: @unchecked Sendable {
     private let writeGate = WriteGate()
     /// Called after each publish (see `addPublishObserver`).
     let publishObservers = LockedValueBox(PublishObservers())
+    /// Called when a checkpoint the store started fails (see `addCheckpointFailureObserver`).
+    let checkpointFailureObservers = LockedValueBox(CheckpointFailureObservers())
     /// Per-store objects of higher layers (see `attachment(_:make:)`).
     let attachments = LockedValueBox<[String: any AnyObject & Sendable]>([:])
     /// The store's key in ``StoreRegistry``, which its `deinit` hands back.
@@ -54,6 +56,9 @@ package final class Store: @unchecked Sendable {
         /// Commits written to the log but not yet durable (`.full` only), oldest first.
         var pending: [(snapshot: Snapshot, changeset: Changeset)] = []
         var pins: [UInt64: Int] = [:]
+        /// Every live pin, by ``PinnedSnapshot/id``: its version and what holds it.
+        var pinRecords: [Int: PinRecord] = [:]
+        var nextPinID = 0
         /// Changesets newer than the oldest pinned version, oldest first.
         var history: [Changeset] = []
         var poison: StrataError?
@@ -68,6 +73,9 @@ package final class Store: @unchecked Sendable {
         /// Whether ``claimFirstOpen()`` has been called.
         var firstOpenClaimed = false
         var lastCheckpointError: String?
+        /// The checkpoints the store started itself (or ran when asked) that failed, since open,
+        /// their last error and how long the last successful one took (see ``StoreStatistics``).
+        var checkpointRecord = CheckpointRecord()
         /// Set when a checkpoint the store started failed: no commit starts one before then.
         var checkpointRetryAfter: ContinuousClock.Instant?
         /// The checkpoints the store started that failed since the last one that succeeded.
@@ -145,25 +153,39 @@ package final class Store: @unchecked Sendable {
     /// - Throws: ``StrataError/Code/tooManyActiveVersions`` when this would make more distinct
     ///   versions pinned than ``StoreConfiguration/maximumNumberOfActiveVersions`` allows.
     /// - Complexity: O(1).
-    package func pin() throws -> PinnedSnapshot {
+    package func pin(holder: PinHolder = .unlabelled) throws -> PinnedSnapshot {
         let limit = configuration.maximumNumberOfActiveVersions
-        let snapshot = try state.withLockedValue { state throws -> Snapshot in
+        let (snapshot, id) = try state.withLockedValue { state throws -> (Snapshot, Int) in
             let version = state.published.version
             if state.pins[version] == nil, let limit, limit > 0, state.pins.count >= limit {
                 throw Self.tooManyActiveVersions(state.pins.count + 1, limit: limit)
             }
-            state.pins[version, default: 0] += 1
-            return state.published
+            return (state.published, Self.addPin(of: state.published.version, holder: holder, to: &state))
         }
-        return PinnedSnapshot(snapshot: snapshot, store: self)
+        return PinnedSnapshot(snapshot: snapshot, id: id, store: self)
     }
 
-    func unpin(_ version: UInt64) {
+    /// Counts a pin of `version` held by `holder`.
+    ///
+    /// - Returns: the pin's id.
+    static func addPin(of version: UInt64, holder: PinHolder, to state: inout PublishedState) -> Int {
+        state.pins[version, default: 0] += 1
+        defer { state.nextPinID += 1 }
+        state.pinRecords[state.nextPinID] = PinRecord(version: version, holder: holder)
+        return state.nextPinID
+    }
+
+    func unpin(_ version: UInt64, id: Int) {
         state.withLockedValue { state in
+            state.pinRecords[id] = nil
             guard let count = state.pins[version] else { return }
             state.pins[version] = count > 1 ? count - 1 : nil
             Self.trimHistory(&state)
         }
+    }
+
+    func relabelPin(_ id: Int, _ holder: PinHolder) {
+        state.withLockedValue { $0.pinRecords[id]?.holder = holder }
     }
 
     /// The changesets that lead from `version` to the newest visible version, oldest first, or
@@ -183,12 +205,15 @@ package final class Store: @unchecked Sendable {
     package var statistics: StoreStatistics {
         let segments = files.map { ($0.log.segmentCount, $0.log.currentSegmentSize, $0.log.appendedBytes) } ?? (0, 0, 0)
         return state.withLockedValue { state in
-            StoreStatistics(
+            var statistics = StoreStatistics(
                 publishedVersion: state.published.version, pinnedVersions: state.pins.count,
                 retainedChangesets: state.history.count, commits: state.commits,
                 groupSyncs: groupCommit?.syncCount ?? 0, checkpoints: state.checkpoints,
                 logSegments: segments.0, logBytes: segments.1, logBytesAppended: segments.2,
                 lastCheckpointError: state.lastCheckpointError)
+            statistics.checkpoint = state.checkpointRecord
+            statistics.heldVersions = Self.heldVersions(state)
+            return statistics
         }
     }
 

@@ -16,6 +16,9 @@ import Synchronization
 /// closes the store there and then (a new Realm opens it afresh; `Realm.deleteFiles(for:)` may
 /// run) instead of whenever the worker thread next wakes.
 package final class NotifierHub: @unchecked Sendable {
+    /// What the worker's pins are held by, for the store's statistics.
+    static let workerHolder = PinHolder(.notifier, "the notifier worker, preparing change notifications")
+
     // Safety: mutable state is inside `state` or atomic; `store` is weak and only read.
 
     private weak var store: Store?
@@ -203,7 +206,7 @@ package final class NotifierHub: @unchecked Sendable {
             state.broadcast()
             return false
         }
-        let pin = store.pinForNotifier()
+        let pin = store.pinForNotifier(holder: Self.workerHolder)
         // A version is prepared only once the hub's publish observer has run for it: the
         // store's publish observers run in registration order, so no notification is
         // delivered before an observer registered ahead of the hub (a commit clock, say) has
