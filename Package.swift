@@ -1,9 +1,15 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-/// Strata's layers (see ../shared/DESIGN.md), bottom to top:
+/// Strata's layers (the DocC article "How the engine works" describes each), bottom to top:
 /// StrataSupport, StrataValues → StrataStorage → StrataEngine → StrataQuery → StrataNotify (with StrataEventLoop) → Strata.
-/// Arrows point down only; the public product is the `Strata` library.
+/// Arrows point down only; the public products are the `Strata` library, `RealmSwift`, the
+/// opt-in `StrataMetrics` bridge and `StrataNIO` (Realms on swift-nio event loops).
+///
+/// Only libraries live here, so a package that depends on Strata resolves none of the demo
+/// executables' dependencies: the demo daemon, its load generator and the example program are the
+/// package in Demo/ (`swift run --package-path Demo strata-eventd --demo`), the benchmark harness
+/// the one in Benchmarks/.
 let strictSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .treatAllWarnings(as: .error),
@@ -16,15 +22,17 @@ let package = Package(
         .library(name: "Strata", targets: ["Strata"]),
         .library(name: "RealmSwift", targets: ["RealmSwift"]),
         .library(name: "StrataMetrics", targets: ["StrataMetrics"]),
-        .executable(name: "strata-example", targets: ["StrataExample"]),
-        .executable(name: "strata-eventd", targets: ["strata-eventd"]),
-        .executable(name: "strata-eventgen", targets: ["strata-eventgen"]),
+        .library(name: "StrataNIO", targets: ["StrataNIO"]),
+        // Not API: the test helpers and the libFuzzer replay mode, as products only so that the
+        // Demo package's tests and fuzz targets share them (a target cannot use another package's
+        // targets otherwise). They carry no semantic-versioning promise.
+        .library(name: "StrataTestSupport", targets: ["StrataTestSupport"]),
+        .library(name: "StrataFuzzSupport", targets: ["StrataFuzzSupport"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .systemLibrary(
@@ -66,35 +74,10 @@ let package = Package(
             dependencies: ["Strata", "StrataSupport", .product(name: "Metrics", package: "swift-metrics")],
             swiftSettings: strictSettings),
         .target(name: "RealmSwift", dependencies: ["Strata"], swiftSettings: strictSettings),
-        .executableTarget(
-            name: "StrataExample",
-            dependencies: ["Strata"],
-            path: "Demo/StrataExample",
-            swiftSettings: strictSettings
-        ),
-        // The demo daemon (Demo/EventDaemon): its logic as a library the tests drive, and the
-        // executables around it.
+        // Realms confined to a swift-nio EventLoop: a product of its own, so only its users build swift-nio.
         .target(
-            name: "StrataEventd",
-            dependencies: [
-                "Strata", "StrataSupport", "StrataQuery", .product(name: "Logging", package: "swift-log"),
-                .product(name: "Yams", package: "Yams"),
-            ],
-            path: "Demo/EventDaemon/Core",
-            swiftSettings: strictSettings
-        ),
-        .executableTarget(
-            name: "strata-eventd",
-            dependencies: ["StrataEventd", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Demo/EventDaemon/Main",
-            swiftSettings: strictSettings
-        ),
-        .executableTarget(
-            name: "strata-eventgen",
-            dependencies: ["StrataEventd", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            path: "Demo/EventGen",
-            swiftSettings: strictSettings
-        ),
+            name: "StrataNIO", dependencies: ["Strata", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strictSettings),
         .executableTarget(
             name: "strata-crash-worker",
             dependencies: ["StrataEngine", "StrataStorage"],
@@ -136,7 +119,8 @@ let package = Package(
         .testTarget(
             name: "RealmSwiftCompatibilityTests", dependencies: ["RealmSwift", "EcosystemNames"], swiftSettings: strictSettings),
         .testTarget(
-            name: "StrataEventdTests", dependencies: ["StrataEventd", "StrataStorage", "StrataTestSupport", "strata-eventd"],
+            name: "StrataNIOTests",
+            dependencies: ["StrataNIO", "StrataTestSupport", .product(name: "NIOPosix", package: "swift-nio")],
             swiftSettings: strictSettings),
         .testTarget(name: "StrataNotifyTests", dependencies: ["StrataNotify", "StrataTestSupport"], swiftSettings: strictSettings),
         .testTarget(
@@ -148,15 +132,5 @@ let package = Package(
             swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
         .target(name: "StrataFuzzSupport", swiftSettings: strictSettings),
         .executableTarget(name: "strata-query-fuzz", dependencies: ["StrataQuery", "StrataFuzzSupport"], path: "Sources/StrataQueryFuzz", swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
-        // libFuzzer targets for the daemon's request parser and configuration loader (seed
-        // corpora: the dot-files in each Corpus folder).
-        .executableTarget(
-            name: "strata-eventd-request-fuzz", dependencies: ["Strata", "StrataEventd", "StrataFuzzSupport"], path: "Demo/EventDaemon/Fuzz/RequestParser",
-            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
-        .executableTarget(
-            name: "strata-eventd-config-fuzz",
-            dependencies: ["StrataEventd", "StrataFuzzSupport", .product(name: "Yams", package: "Yams")],
-            path: "Demo/EventDaemon/Fuzz/Config",
-            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-parse-as-library"])]),
     ]
 )

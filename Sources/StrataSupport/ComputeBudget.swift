@@ -8,7 +8,10 @@
 ///     print("stopped: \(overrun.cpuTime) of CPU, over \(overrun.limit)")
 /// }
 /// ```
-package struct ComputeBudget: Sendable {
+///
+/// Not part of Strata's API: SPI for the demo daemon in `Demo/`, which imports it with
+/// `@_spi(StrataDaemon) import StrataSupport`; it may change in any release.
+@_spi(StrataDaemon) public struct ComputeBudget: Sendable {
     /// The CPU time one change computation (one commit, or several merged) may take.
     package var perChange: Duration
     /// The CPU time the initial state's computation may take (including bringing a computed but
@@ -19,7 +22,9 @@ package struct ComputeBudget: Sendable {
     package var onExceeded: @Sendable (ComputeOverrun) -> Void
 
     /// A budget of `perChange` per change and `initial` for the initial state.
-    package init(perChange: Duration, initial: Duration?, onExceeded: @escaping @Sendable (ComputeOverrun) -> Void) {
+    @_spi(StrataDaemon) public init(
+        perChange: Duration, initial: Duration?, onExceeded: @escaping @Sendable (ComputeOverrun) -> Void
+    ) {
         self.perChange = perChange
         self.initial = initial
         self.onExceeded = onExceeded
@@ -30,13 +35,15 @@ package struct ComputeBudget: Sendable {
 }
 
 /// A computation that went over its ``ComputeBudget``.
-package struct ComputeOverrun: Sendable, Equatable {
+///
+/// Not part of Strata's API (SPI for the demo daemon, as ``ComputeBudget`` is).
+@_spi(StrataDaemon) public struct ComputeOverrun: Sendable, Equatable {
     /// The CPU time it took before it gave up or ended.
-    package var cpuTime: Duration
+    @_spi(StrataDaemon) public var cpuTime: Duration
     /// The limit it went over.
-    package var limit: Duration
+    @_spi(StrataDaemon) public var limit: Duration
     /// Whether it computed the initial state (otherwise a change).
-    package var isInitial: Bool
+    @_spi(StrataDaemon) public var isInitial: Bool
 
     /// An overrun of `cpuTime` over `limit`.
     package init(cpuTime: Duration, limit: Duration, isInitial: Bool) {

@@ -2,7 +2,7 @@ import Foundation
 import StrataEngine
 import StrataEventLoop
 @testable import StrataNotify
-import StrataSupport
+@_spi(StrataDaemon) import StrataSupport
 import StrataTestSupport
 import Testing
 

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 @_spi(Benchmarks) import StrataEngine
 
-// strata-bench: WORKLOAD.md's workloads on Strata and GRDB.swift side by side, in one process,
+// strata-bench: the workloads described in BENCHMARKS.md on Strata and GRDB.swift side by side, in one process,
 // alternating GRDB and Strata repetition by repetition. Prints one JSON line per workload per
 // store, then a markdown table. Usage: strata-bench [--quick] [--only W1,W7,scaling,scale,…]
 // [--scale-full | --scale-rows 1000000,5000000] [--scale-plot scale.svg]
@@ -65,7 +65,7 @@ let header = "strata-bench \(mode) — \(Machine.header) — GRDB 7.10.0, SQLite
 print("# " + header)
 if Machine.loadAverage > 0.5 {
     print("# WARNING: load average \(Machine.loadAverage) on \(Machine.cores) cores: other processes are running, "
-          + "so the figures are noisy (WORKLOAD.md rule 3 asks for an idle machine)")
+          + "so the figures are noisy (the comparison wants an idle machine)")
 }
 fflush(nil)
 

@@ -1,7 +1,7 @@
 import Foundation
 import StrataEngine
 
-/// Serializes objects for events by Realm's rules (`../shared/REALM-SEMANTICS.md` §2.15):
+/// Serializes objects for events by Realm's rules:
 /// every column by name; numbers, booleans and strings as JSON; ObjectId and UUID as strings;
 /// dates as `YYYY-MM-DDTHH:MM:SS.mmmZ`; Data and Decimal128 omitted; a link as its target's
 /// primary key (the whole object for an embedded or key-less target); lists as arrays, maps as

@@ -57,10 +57,11 @@ extension Realm {
     }
 }
 
-/// The JSON of a write event (`../shared/REALM-SEMANTICS.md` §2.15): per class, the inserted
-/// objects, the deleted ones at their state before the write, and the modified ones with their
-/// old value and the fields that changed. Changes to embedded objects count as modifications of
-/// their top-level owner; a collection change counts as a modification of its owner.
+/// The JSON of a write event, in Realm's shape (the DocC article on models and events): per
+/// class, the inserted objects, the deleted ones at their state before the write, and the
+/// modified ones with their old value and the fields that changed. Changes to embedded objects
+/// count as modifications of their top-level owner; a collection change counts as a
+/// modification of its owner.
 struct WriteEvent {
     let json: String?
 

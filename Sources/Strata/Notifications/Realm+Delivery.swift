@@ -1,6 +1,6 @@
 import StrataEngine
 import StrataNotify
-import StrataSupport
+@_spi(StrataDaemon) import StrataSupport
 
 extension Realm {
     /// What a notifier's pins are held by, for ``Realm/statistics``.

@@ -2,7 +2,7 @@ import Dispatch
 import StrataEngine
 import StrataNotify
 import StrataQuery
-import StrataSupport
+@_spi(StrataDaemon) import StrataSupport
 
 extension RealmCollection {
     /// Registers a block called with the collection's changes, as Realm Swift's

@@ -1,4 +1,4 @@
-import StrataSupport
+@_spi(StrataDaemon) import StrataSupport
 
 extension RealmCollection {
     /// Registers a block as ``observe(validatingKeyPaths:on:_:)`` does without a queue (checking
@@ -11,7 +11,8 @@ extension RealmCollection {
     /// Realm's thread (with autorefresh off, a Realm that delivers `.initial` at its own version
     /// still computes it there). For services that must not let one observer starve the others
     /// (``NotificationToken/limitComputeCost(to:onExceeded:)`` set after registering cannot hold
-    /// the initial result: the worker may already be computing it). Not part of Realm's API.
+    /// the initial result: the worker may already be computing it). Not part of Realm's API, nor
+    /// of Strata's: SPI for the demo daemon in `Demo/` (`@_spi(StrataDaemon) import Strata`).
     ///
     /// - Parameters:
     ///   - keyPaths: Property paths of the elements whose changes count as modifications.
@@ -20,8 +21,10 @@ extension RealmCollection {
     /// - Returns: A token; keep it for as long as you want notifications.
     /// - Throws: ``Realm/Error`` with code `invalidQuery` for a key path that names no property
     ///   (see ``observe(validatingKeyPaths:on:_:)``); nothing is registered then.
-    package func observe(validatingKeyPaths keyPaths: [String]?, budget: ComputeBudget?,
-                         _ block: @escaping (RealmCollectionChange<Self>) -> Void) throws -> NotificationToken {
+    @_spi(StrataDaemon) public func observe(
+        validatingKeyPaths keyPaths: [String]?, budget: ComputeBudget?,
+        _ block: @escaping (RealmCollectionChange<Self>) -> Void
+    ) throws -> NotificationToken {
         try validateObserved(keyPaths)
         return observe(keyPaths: keyPaths, budget: budget, block)
     }

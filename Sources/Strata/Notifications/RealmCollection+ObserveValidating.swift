@@ -35,8 +35,11 @@ extension RealmCollection {
 
     /// Checks `keyPaths` as ``observe(validatingKeyPaths:on:_:)`` does.
     ///
+    /// Not part of Strata's API: SPI for the demo daemon in `Demo/` (`@_spi(StrataDaemon) import
+    /// Strata`), which checks a subscription's key paths before it shares a query.
+    ///
     /// - Throws: ``Realm/Error`` with code `invalidQuery` naming the key path and what is wrong.
-    package func validateObserved(_ keyPaths: [String]?) throws {
+    @_spi(StrataDaemon) public func validateObserved(_ keyPaths: [String]?) throws {
         guard let keyPaths, !keyPaths.isEmpty else { return }
         guard let info = KeyPathFilter.elementInfo(of: _asResults) else {
             throw Realm.Error(Realm.Error.invalidQuery, "Invalid key paths \(keyPaths): the collection holds "

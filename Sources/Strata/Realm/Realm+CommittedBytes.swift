@@ -5,8 +5,9 @@ extension Realm {
     /// The difference between two readings is what the commits in between cost: a version kept
     /// pinned (a frozen Realm, a snapshot paged through) keeps each later commit's changeset in
     /// memory, so a service can bound how much a pin it holds for a client may cost. Not part of
-    /// Realm's API.
+    /// Realm's API, nor of Strata's: SPI for the demo daemon in `Demo/`
+    /// (`@_spi(StrataDaemon) import Strata`).
     ///
     /// - Complexity: O(1): one short lock.
-    package var committedLogBytes: UInt64 { store.statistics.logBytesAppended }
+    @_spi(StrataDaemon) public var committedLogBytes: UInt64 { store.statistics.logBytesAppended }
 }

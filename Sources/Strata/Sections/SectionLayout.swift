@@ -78,8 +78,12 @@ enum SectionLayout<Key: Hashable> {
         }
     }
 
-    /// The layout after the collection changed, and what changed in section terms
-    /// (`../shared/REALM-SEMANTICS.md` §2.16).
+    /// The layout after the collection changed, and what changed in section terms, by Realm's
+    /// rules: sections are numbered in order of first appearance; a section whose key went away
+    /// is deleted (at its old index) and one whose key is new is inserted (at its new index);
+    /// rows of a deleted section are not also listed as deleted; a modified row stays a
+    /// modification only at the same row of the same key's section in both layouts, and is
+    /// otherwise a deletion at its old path and an insertion at its new one.
     ///
     /// - Parameters:
     ///   - change: The collection's change: deletions and modifications as old indices,

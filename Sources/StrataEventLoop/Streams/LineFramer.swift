@@ -12,9 +12,12 @@
 /// }
 /// if framer.finish() { countTruncatedLine() }     // the peer closed mid-line
 /// ```
-package struct LineFramer: Sendable {
+///
+/// Not part of Strata's API: SPI for the demo daemon in `Demo/`, which imports it with
+/// `@_spi(StrataDaemon) import StrataEventLoop`; it may change in any release.
+@_spi(StrataDaemon) public struct LineFramer: Sendable {
     /// What a chunk produced, in order.
-    package enum Event: Sendable, Equatable {
+    @_spi(StrataDaemon) public enum Event: Sendable, Equatable {
         /// A complete line, without its newline.
         case line([UInt8])
         /// A line longer than the limit was skipped.
@@ -27,14 +30,15 @@ package struct LineFramer: Sendable {
     /// Skipping the rest of an over-long line until the next newline.
     private var discarding = false
 
-    package init(maxLineBytes: Int) {
+    /// A framer that accepts lines of up to `maxLineBytes` bytes (without the newline).
+    @_spi(StrataDaemon) public init(maxLineBytes: Int) {
         self.maxLineBytes = maxLineBytes
     }
 
     /// The lines completed by `chunk`.
     ///
     /// - Complexity: O(chunk length).
-    package mutating func feed(_ chunk: some Collection<UInt8>) -> [Event] {
+    @_spi(StrataDaemon) public mutating func feed(_ chunk: some Collection<UInt8>) -> [Event] {
         var events: [Event] = []
         var start = chunk.startIndex
         while start != chunk.endIndex {
@@ -64,7 +68,7 @@ package struct LineFramer: Sendable {
     }
 
     /// Ends the stream; returns true when it ended in the middle of a line (which is dropped).
-    package mutating func finish() -> Bool {
+    @_spi(StrataDaemon) public mutating func finish() -> Bool {
         defer {
             partial.removeAll()
             discarding = false

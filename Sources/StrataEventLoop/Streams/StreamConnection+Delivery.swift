@@ -9,7 +9,7 @@ extension StreamConnection {
     /// client that reads makes it shrink, even while libuv's own queue (``queuedWriteBytes``)
     /// waits for the kernel's buffer to drain by half before it hands over more; nil when the
     /// connection is closing or the kernel does not say.
-    package var kernelUndeliveredBytes: Int? {
+    @_spi(StrataDaemon) public var kernelUndeliveredBytes: Int? {
         handle.loop.preconditionInEventLoop()
         guard !handle.isClosing else { return nil }
         var descriptor: uv_os_fd_t = -1

@@ -15,7 +15,7 @@ extension StreamConnection {
     ///
     /// - Returns: false when a socket option could not be set.
     @discardableResult
-    package func enableKeepalive(idle: Duration, interval: Duration, probes: Int) -> Bool {
+    @_spi(StrataDaemon) public func enableKeepalive(idle: Duration, interval: Duration, probes: Int) -> Bool {
         handle.loop.preconditionInEventLoop()
         guard !handle.isClosing, handle.handle.pointee.type == UV_TCP else { return true }
         let seconds = { (duration: Duration) in Int32(clamping: max(1, duration.components.seconds)) }

@@ -8,19 +8,22 @@ import CLibUV
 /// reach a client that half-closed; close it with ``close()`` when done. A read error ends and
 /// closes it. ``onClose`` runs once when the connection closed (also at loop shutdown).
 /// Loop-confined.
-package final class StreamConnection {
+///
+/// Not part of Strata's API: SPI for the demo daemon in `Demo/`, which imports it with
+/// `@_spi(StrataDaemon) import StrataEventLoop`; it may change in any release.
+@_spi(StrataDaemon) public final class StreamConnection {
     let handle: StreamHandle
     private var reading = false
     private var ended = false
     private var shuttingDown = false
 
     /// Called with each chunk of bytes read.
-    package var onRead: (([UInt8]) -> Void)?
+    @_spi(StrataDaemon) public var onRead: (([UInt8]) -> Void)?
     /// Called once when the input ends: nil for the peer's end of stream (the connection stays
     /// writable), else the read error (the connection is closed).
-    package var onEnd: ((LibUVEventLoopError?) -> Void)?
+    @_spi(StrataDaemon) public var onEnd: ((LibUVEventLoopError?) -> Void)?
     /// Called once when the connection closed.
-    package var onClose: (() -> Void)?
+    @_spi(StrataDaemon) public var onClose: (() -> Void)?
 
     init(loop: LibUVEventLoop) {
         handle = StreamHandle(loop: loop)
@@ -28,7 +31,7 @@ package final class StreamConnection {
     }
 
     /// Starts (or resumes) reading.
-    package func startReading() {
+    @_spi(StrataDaemon) public func startReading() {
         handle.loop.preconditionInEventLoop()
         guard !reading, !handle.isClosing else { return }
         reading = true
@@ -39,7 +42,7 @@ package final class StreamConnection {
 
     /// Stops reading until ``startReading()`` (backpressure); the peer's writes then wait in the
     /// kernel's buffers.
-    package func stopReading() {
+    @_spi(StrataDaemon) public func stopReading() {
         handle.loop.preconditionInEventLoop()
         guard reading, !handle.isClosing else { return }
         reading = false
@@ -50,7 +53,7 @@ package final class StreamConnection {
     package var isReading: Bool { reading }
 
     /// Bytes queued for writing and not yet handed to the kernel.
-    package var queuedWriteBytes: Int {
+    @_spi(StrataDaemon) public var queuedWriteBytes: Int {
         handle.isClosing ? 0 : Int(uv_stream_get_write_queue_size(handle.stream))
     }
 
@@ -60,7 +63,7 @@ package final class StreamConnection {
     /// A failed write means the peer has gone (`EPIPE`, `ECONNRESET`) or the stream broke: the
     /// input ends with that error (``onEnd``) and the connection closes, so nothing more is
     /// written to it; writes to a closing connection fail at once with `ECANCELED`.
-    package func write(_ bytes: [UInt8], completion: ((LibUVEventLoopError?) -> Void)? = nil) {
+    @_spi(StrataDaemon) public func write(_ bytes: [UInt8], completion: ((LibUVEventLoopError?) -> Void)? = nil) {
         handle.loop.preconditionInEventLoop()
         guard !handle.isClosing, !bytes.isEmpty else {
             completion?(handle.isClosing ? LibUVEventLoopError(code: UV_ECANCELED.rawValue, operation: "uv_write") : nil)
@@ -80,7 +83,7 @@ package final class StreamConnection {
 
     /// Closes the connection after the queued writes were written (`uv_shutdown`, then
     /// `uv_close`).
-    package func close() {
+    @_spi(StrataDaemon) public func close() {
         handle.loop.preconditionInEventLoop()
         guard !handle.isClosing, !shuttingDown else { return }
         stopReading()
@@ -95,7 +98,7 @@ package final class StreamConnection {
     }
 
     /// Closes the connection at once, dropping queued writes.
-    package func abort() {
+    @_spi(StrataDaemon) public func abort() {
         handle.loop.preconditionInEventLoop()
         handle.close()
     }

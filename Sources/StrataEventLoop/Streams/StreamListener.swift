@@ -25,15 +25,18 @@ import CLibUV
 /// error on and would try again at once, as long as the listening socket stays readable: the
 /// listener then does the same with a spare descriptor of its own, so the loop neither spins nor
 /// dies, and ``onAcceptError`` hears of it. Accepting resumes once descriptors free up.
-package final class StreamListener {
+///
+/// Not part of Strata's API: SPI for the demo daemon in `Demo/`, which imports it with
+/// `@_spi(StrataDaemon) import StrataEventLoop`; it may change in any release.
+@_spi(StrataDaemon) public final class StreamListener {
     private let handle: StreamHandle
     private let accept: (StreamConnection) -> Void
     private let isUnix: Bool
     /// The bound TCP port (useful after binding port 0); 0 for a Unix socket.
-    package private(set) var port: Int = 0
+    @_spi(StrataDaemon) public private(set) var port: Int = 0
     /// Called on the loop thread when accepting a client failed with an error libuv passed on
     /// (`EMFILE`, `ENFILE` when its own reserve was gone: after the clients waiting were closed).
-    package var onAcceptError: ((LibUVEventLoopError) -> Void)?
+    @_spi(StrataDaemon) public var onAcceptError: ((LibUVEventLoopError) -> Void)?
     /// The descriptor kept to make room for closing waiting clients when none is left (-1: none).
     private var spareDescriptor: Int32 = -1
 
@@ -47,8 +50,10 @@ package final class StreamListener {
     ///
     /// - Throws: ``LibUVEventLoopError``, e.g. `EADDRINUSE` from `uv_listen`, `EINVAL` for a bad host
     ///   or a port outside 0...65535.
-    package static func tcp(host: String, port: Int, backlog: Int32 = 511, on loop: LibUVEventLoop,
-                           accept: @escaping (StreamConnection) -> Void) throws(LibUVEventLoopError) -> StreamListener {
+    @_spi(StrataDaemon) public static func tcp(
+        host: String, port: Int, backlog: Int32 = 511, on loop: LibUVEventLoop,
+        accept: @escaping (StreamConnection) -> Void
+    ) throws(LibUVEventLoopError) -> StreamListener {
         guard (0...65_535).contains(port) else { throw LibUVEventLoopError(code: UV_EINVAL.rawValue, operation: "uv_ip4_addr") }
         let listener = StreamListener(loop: loop, isUnix: false, accept: accept)
         guard try listener.handle.initialize(unix: false) else { throw LibUVEventLoopError.shuttingDown }
@@ -76,9 +81,10 @@ package final class StreamListener {
     ///   - group: The group to give the socket file (nil: the process's).
     /// - Throws: ``LibUVEventLoopError``, e.g. `EACCES` or `ENOENT` for a bad path, `EPERM` from
     ///   `chown` for a group the process may not use.
-    package static func unix(path: String, permissions: UInt32? = nil, group: UInt32? = nil, backlog: Int32 = 511,
-                            on loop: LibUVEventLoop,
-                            accept: @escaping (StreamConnection) -> Void) throws(LibUVEventLoopError) -> StreamListener {
+    @_spi(StrataDaemon) public static func unix(
+        path: String, permissions: UInt32? = nil, group: UInt32? = nil, backlog: Int32 = 511, on loop: LibUVEventLoop,
+        accept: @escaping (StreamConnection) -> Void
+    ) throws(LibUVEventLoopError) -> StreamListener {
         let listener = StreamListener(loop: loop, isUnix: true, accept: accept)
         guard try listener.handle.initialize(unix: true) else { throw LibUVEventLoopError.shuttingDown }
         do {
@@ -96,7 +102,7 @@ package final class StreamListener {
     }
 
     /// Stops listening; connections already accepted stay open.
-    package func close() {
+    @_spi(StrataDaemon) public func close() {
         handle.close()
         releaseSpareDescriptor()
     }

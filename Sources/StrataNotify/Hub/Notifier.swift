@@ -1,5 +1,5 @@
 import StrataEngine
-import StrataSupport
+@_spi(StrataDaemon) import StrataSupport
 
 /// What the notifier worker sees of a notifier, whatever it computes.
 package protocol AnyNotifier: AnyObject, Sendable {

@@ -1,4 +1,4 @@
-import StrataEventLoop
+@_spi(StrataDaemon) import StrataEventLoop
 import Testing
 
 @Suite("LineFramer")

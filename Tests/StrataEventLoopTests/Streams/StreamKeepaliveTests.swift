@@ -1,5 +1,5 @@
 import Foundation
-@testable import StrataEventLoop
+@_spi(StrataDaemon) @testable import StrataEventLoop
 import StrataTestSupport
 import Testing
 

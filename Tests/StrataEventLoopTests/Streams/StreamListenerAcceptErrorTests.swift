@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Dispatch
 import StrataSupport
-@testable import StrataEventLoop
+@_spi(StrataDaemon) @testable import StrataEventLoop
 import Testing
 
 /// What the listener does when libuv passes on an accept that failed for lack of descriptors

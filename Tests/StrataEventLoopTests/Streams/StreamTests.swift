@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Foundation
 import StrataSupport
-@testable import StrataEventLoop
+@_spi(StrataDaemon) @testable import StrataEventLoop
 import Testing
 
 /// A blocking POSIX client for the tests.

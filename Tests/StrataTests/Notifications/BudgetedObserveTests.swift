@@ -1,9 +1,9 @@
 import Foundation
-@testable import Strata
+@_spi(StrataDaemon) @testable import Strata
 import StrataEngine
 import StrataEventLoop
 import StrataNotify
-import StrataSupport
+@_spi(StrataDaemon) import StrataSupport
 import StrataTestSupport
 import Testing
 

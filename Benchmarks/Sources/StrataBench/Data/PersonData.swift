@@ -1,6 +1,6 @@
 import Foundation
 
-/// WORKLOAD.md's row `i` (1-based, i = id), independent of any store.
+/// Row `i` of the benchmark workload (BENCHMARKS.md, "The workload") (1-based, i = id), independent of any store.
 struct PersonData {
     static let baseDate = 1_704_067_200.0 // 2024-01-01T00:00:00Z
 
@@ -15,7 +15,7 @@ struct PersonData {
     static func updatedScore(_ id: Int64) -> Double { Double(id % 1000) / 10 + 1 }
 }
 
-/// WORKLOAD.md's sanity counts for 100_000 rows.
+/// The workload's sanity counts for 100_000 rows.
 enum Expected {
     static let rows: Int64 = 100_000
     static let ageOver50City3 = 3_250

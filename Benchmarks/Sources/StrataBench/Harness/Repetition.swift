@@ -1,4 +1,4 @@
-/// WORKLOAD.md's repetition rule: slow workloads report the best of 3, fast ones the median of 5.
+/// The workload's repetition rule (BENCHMARKS.md): slow workloads report the best of 3, fast ones the median of 5.
 /// `--quick` runs each workload once (labelled "quick: 1 run" in every line).
 enum Repetition {
     /// The repetition whose `key` figure is best (its other figures come with it).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// WORKLOAD.md's output: one JSON object per line, fields in a fixed order, the same field
+/// The harness's output: one JSON object per line, fields in a fixed order, the same field
 /// names for both stores.
 enum JSONLine {
     static func print(workload: String, store: String, pairing: Pairing?, reps: String, _ figures: Figures) {

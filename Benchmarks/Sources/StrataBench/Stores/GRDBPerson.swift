@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-/// WORKLOAD.md's `Person` as a GRDB record, written by hand (no Codable): `init(row:)` reads
+/// The workload's `Person` (BENCHMARKS.md) as a GRDB record, written by hand (no Codable): `init(row:)` reads
 /// columns by position, which is GRDB's fastest path and safe because the table is created with
 /// exactly these columns in this order and requests select `*`.
 struct Person: Identifiable, FetchableRecord, PersistableRecord {

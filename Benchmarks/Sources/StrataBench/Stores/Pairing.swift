@@ -1,6 +1,6 @@
 import Strata
 
-/// A durability pair compared like for like (WORKLOAD.md, "Storage / durability").
+/// A durability pair compared like for like (BENCHMARKS.md, "The workload").
 enum Pairing: String, CaseIterable {
     /// Strata `.normal` vs GRDB's default (WAL + `synchronous = NORMAL`): survives an
     /// application crash, the last commits may be lost on power loss.

@@ -1,7 +1,7 @@
 import Foundation
 import Strata
 
-/// WORKLOAD.md's `Person` as a Strata (Realm) model.
+/// The workload's `Person` (BENCHMARKS.md) as a Strata (Realm) model.
 final class BenchPerson: Object {
     @Persisted(primaryKey: true) var id: Int64
     @Persisted(indexed: true) var name: String

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A sanity check failed: the stores do not hold WORKLOAD.md's data, so no figure is valid.
+/// A sanity check failed: the stores do not hold the workload's data, so no figure is valid.
 struct SanityFailure: Error, CustomStringConvertible {
     let description: String
 }

@@ -1,7 +1,7 @@
 import GRDB
 import Strata
 
-/// WORKLOAD.md's derived facts on the 100_000-row fixtures, for both stores. Strata has no
+/// The workload's derived facts on the 100_000-row fixtures, for both stores. Strata has no
 /// queries yet, so its counts come from a scan of every object (untimed).
 enum SanityCounts {
     static func run(_ fixtures: Fixtures) throws {

@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import Strata
-import StrataSupport
 
 /// Stores events in group commits on a thread of its own: events queued by any connection are
 /// taken in batches, each batch is one durable write transaction (and one audit record), and
@@ -43,12 +42,12 @@ public final class IngestWriter: @unchecked Sendable {
     private let configuration: Realm.Configuration
     private let config: DaemonConfig
     private let logger: Logger
-    private let queue = LockedValueBox(Queue())
+    private let queue = Locked(Queue())
     private let statistics: DaemonStatistics
     private var thread: Thread?
     private let finished = DispatchSemaphore(value: 0)
     private let onStoreFailure: @Sendable (String) -> Void
-    private let failure = LockedValueBox<String?>(nil)
+    private let failure = Locked<String?>(nil)
 
     /// Creates a writer; ``start()`` starts its thread.
     ///

@@ -1,5 +1,4 @@
 import Foundation
-import StrataSupport
 
 /// The daemon's counters, shared by the network loop and the writer: events per second,
 /// rejections by reason, commit latency, and per-type / per-source window counts (bounded: see
@@ -23,7 +22,7 @@ public final class DaemonStatistics: Sendable {
         var limits: [String: Int] = [:]
     }
 
-    private let state: LockedValueBox<State>
+    private let state: Locked<State>
     /// How many of the largest per-type and per-source counts the `stats` reply lists.
     private let topKeys: Int
 
@@ -35,7 +34,7 @@ public final class DaemonStatistics: Sendable {
             WindowCounters(windowSeconds: counters.windowSeconds, maxKeys: counters.maxKeys,
                            maxKeyBytes: counters.maxKeyBytes)
         }
-        state = LockedValueBox(State(byType: window(), bySource: window()))
+        state = Locked(State(byType: window(), bySource: window()))
         topKeys = counters.topKeys
     }
 

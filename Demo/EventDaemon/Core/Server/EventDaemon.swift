@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import Strata
-import StrataSupport
 
 /// Where and how the daemon runs.
 public struct DaemonOptions: Sendable {
@@ -41,7 +40,7 @@ public final class EventDaemon: @unchecked Sendable {
     private let configuration: Realm.Configuration
     private var state: LoopState?
     private let stopped = DispatchSemaphore(value: 0)
-    private let stopRequested = LockedValueBox(false)
+    private let stopRequested = Locked(false)
 
     /// What lives on the loop thread.
     private final class LoopState {

@@ -1,4 +1,5 @@
 import Strata
+@_spi(StrataDaemon) import StrataEventLoop
 
 /// A listener whose connections speak the daemon's NDJSON protocol: each connection gets a
 /// line framer and a ``ClientSession``; one that stays idle past `limits.idleTimeoutSeconds` is

@@ -1,5 +1,5 @@
-import Strata
-import StrataSupport
+@_spi(StrataDaemon) import Strata
+@_spi(StrataDaemon) import StrataSupport
 
 /// One live query shared by every subscription with the same RQL, sort and key paths: one
 /// notifier computes its changes on the worker, and each commit's update line is built once, then

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import Strata
-import StrataSupport
+@_spi(StrataDaemon) import Strata
+@_spi(StrataDaemon) import StrataSupport
 
 /// A live query a client subscribed to: its initial result in pages, then every change set, as
 /// NDJSON lines, in commit order, until it is cancelled.

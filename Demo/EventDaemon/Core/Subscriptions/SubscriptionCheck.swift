@@ -1,4 +1,4 @@
-import Strata
+@_spi(StrataDaemon) import Strata
 
 /// The checks a `subscribe` line passes before anything runs, in one place: the query's static
 /// cost (``QueryCost``), the RQL, the sort key path and the key paths, each refused with an

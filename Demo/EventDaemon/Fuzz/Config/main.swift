@@ -1,6 +1,8 @@
 // A libFuzzer target for strata-eventd's configuration loader (DaemonConfig.load(yaml:)).
 //
-//   swift build --scratch-path .build-fuzz --sanitize=fuzzer --product strata-eventd-config-fuzz
+//   # from the repository's root:
+//   swift build --package-path Demo --scratch-path .build-fuzz --sanitize=fuzzer \
+//       --product strata-eventd-config-fuzz
 //   mkdir -p .build-fuzz/corpus-config
 //   SWIFT_BACKTRACE=enable=no ./.build-fuzz/debug/strata-eventd-config-fuzz -max_total_time=120 \
 //       .build-fuzz/corpus-config Demo/EventDaemon/Fuzz/Config/Corpus

@@ -1,6 +1,8 @@
 // A libFuzzer target for strata-eventd's request parser (RequestParser.parse).
 //
-//   swift build --scratch-path .build-fuzz --sanitize=fuzzer --product strata-eventd-request-fuzz
+//   # from the repository's root:
+//   swift build --package-path Demo --scratch-path .build-fuzz --sanitize=fuzzer \
+//       --product strata-eventd-request-fuzz
 //   mkdir -p .build-fuzz/corpus-request
 //   SWIFT_BACKTRACE=enable=no ./.build-fuzz/debug/strata-eventd-request-fuzz -max_total_time=120 \
 //       .build-fuzz/corpus-request Demo/EventDaemon/Fuzz/RequestParser/Corpus

@@ -5,7 +5,7 @@ import Foundation
 import Logging
 import Strata
 @testable import StrataEventd
-import StrataStorage
+@testable import StrataStorage  // StorageFaults, the fault injection of the store's I/O (package access)
 import StrataTestSupport
 import Testing
 
