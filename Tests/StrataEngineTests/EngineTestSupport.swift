@@ -65,7 +65,28 @@ func withStore<R>(_ configuration: StoreConfiguration, _ body: (Store) throws ->
     // A background checkpoint may still hold the store for a moment.
     let released = waitUntil(timeout: 20) { reference.store == nil }
     #expect(released, "the store was not released within 20 s; reopening would reuse the old instance")
+    if released { waitUntilClosed(configuration.location) }
     return try result.get()
+}
+
+extension StoreConfiguration {
+    /// A file store at `path` whose close leaves the log as its commits wrote it: no checkpoint
+    /// when its last user lets go, nor after an open that replayed (the tests of recovery, upgrades,
+    /// verification and damaged logs need a log after the close).
+    static func keepingTheLog(_ path: String, durability: Durability = .full) -> StoreConfiguration {
+        var configuration = StoreConfiguration.file(path, durability: durability)
+        configuration.checkpointsOnRelease = false
+        configuration.checkpointsAfterReplay = false
+        return configuration
+    }
+}
+
+/// Returns once no store at `location` is closing in this process: the `deinit` of a store
+/// whose last reference went (its release checkpoint, see ``Store/checkpointOnRelease()``) has
+/// ended, so the store's files are as the close left them.
+func waitUntilClosed(_ location: StoreConfiguration.Location) {
+    // `whileClosed` waits for a closing store; it throws only when one is open again.
+    _ = try? StoreRegistry.shared.whileClosed(location) {}
 }
 
 // MARK: - Damaged copies

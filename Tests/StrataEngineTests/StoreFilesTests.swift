@@ -74,7 +74,7 @@ struct StoreFilesTests {
     func deletedOnlySegment() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("only.strata")
-            try withStore(.file(path)) { store in try insertItems(1...5, into: store) }
+            try withStore(.keepingTheLog(path)) { store in try insertItems(1...5, into: store) }
             let segment = path + ".log.0000000000000001"
             try FileManager.default.removeItem(atPath: segment)
             let error = expectStrataError(.corruptFile) { try Store.open(.file(path)) }
@@ -123,8 +123,8 @@ struct StoreFilesTests {
         try withTemporaryDirectory { directory in
             let path = directory.file("mine.strata")
             let other = directory.file("other.strata")
-            try withStore(.file(path)) { store in try insertItems(1...3, into: store) }
-            try withStore(.file(other)) { store in try insertItems(1...3, into: store) }
+            try withStore(.keepingTheLog(path)) { store in try insertItems(1...3, into: store) }
+            try withStore(.keepingTheLog(other)) { store in try insertItems(1...3, into: store) }
             let segment = path + ".log.0000000000000001"
             try copyFile(other + ".log.0000000000000001", to: segment)
             let error = expectStrataError(.corruptFile) { try Store.open(.file(path)) }

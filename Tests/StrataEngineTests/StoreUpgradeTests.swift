@@ -8,7 +8,7 @@ import Testing
 struct StoreUpgradeTests {
     /// A closed format 1 store at `path` holding items 1...15 (10 in its checkpoint, 5 in its log).
     private func makeFormatOneStore(_ path: String, tear: Int = 0) throws {
-        try withStore(.file(path)) { store in
+        try withStore(.keepingTheLog(path)) { store in
             try insertItems(1...10, into: store)
             try store.checkpoint()
             try insertItems(11...15, into: store)
@@ -21,13 +21,13 @@ struct StoreUpgradeTests {
         try withTemporaryDirectory { directory in
             let path = directory.file("old.strata")
             try makeFormatOneStore(path)
-            try withStore(.file(path)) { store in
+            try withStore(.keepingTheLog(path)) { store in
                 #expect(itemCount(store) == 15)
                 try insertItems(16...17, into: store)
             }
             #expect(try PageFile.open(path: path).header.checkpoint.firstLogSegment == 6)
             #expect(try CommitLog.segmentPaths(storePath: path) == [path + ".log.0000000000000006"])
-            try withStore(.file(path)) { store in #expect(itemCount(store) == 17) }
+            try withStore(.keepingTheLog(path)) { store in #expect(itemCount(store) == 17) }
         }
     }
 
@@ -36,7 +36,7 @@ struct StoreUpgradeTests {
         try withTemporaryDirectory { directory in
             let path = directory.file("torn.strata")
             try makeFormatOneStore(path, tear: 3)
-            try withStore(.file(path)) { store in #expect(itemCount(store) == 14) }
+            try withStore(.keepingTheLog(path)) { store in #expect(itemCount(store) == 14) }
         }
     }
 
@@ -47,8 +47,8 @@ struct StoreUpgradeTests {
             try makeFormatOneStore(path)
             try write(Array("STRATLOG".utf8) + [2, 0, 0, 0] + [UInt8](repeating: 7, count: 60),
                       to: path + ".log.0000000000000006")
-            try withStore(.file(path)) { store in #expect(itemCount(store) == 15) }
-            try withStore(.file(path)) { store in #expect(itemCount(store) == 15) }
+            try withStore(.keepingTheLog(path)) { store in #expect(itemCount(store) == 15) }
+            try withStore(.keepingTheLog(path)) { store in #expect(itemCount(store) == 15) }
         }
     }
 
@@ -74,7 +74,7 @@ struct StoreUpgradeTests {
 struct StoreFormatTwoConversionTests {
     /// A closed format 2 store at `path` holding items 1...15 (10 in its checkpoint, 5 in its log).
     private func makeFormatTwoStore(_ path: String) throws {
-        try withStore(.file(path)) { store in
+        try withStore(.keepingTheLog(path)) { store in
             try insertItems(1...10, into: store)
             try store.checkpoint()
             try insertItems(11...15, into: store)
@@ -88,18 +88,18 @@ struct StoreFormatTwoConversionTests {
         try withTemporaryDirectory { directory in
             let path = directory.file("two.strata")
             try makeFormatTwoStore(path)
-            try withStore(.file(path)) { store in
+            try withStore(.keepingTheLog(path)) { store in
                 #expect(itemCount(store) == 15)
                 try insertItems(16...17, into: store)
             }
             let header = try PageFile.open(path: path).header
             #expect(header.checkpoint.logVersion == 16)
             #expect(try CommitLog.segmentPaths(storePath: path) == [path + ".log.0000000000000003"])
-            try withStore(.file(path)) { store in
+            try withStore(.keepingTheLog(path)) { store in
                 #expect(itemCount(store) == 17)
                 try store.checkpoint()
             }
-            try withStore(.file(path)) { store in #expect(itemCount(store) == 17) }
+            try withStore(.keepingTheLog(path)) { store in #expect(itemCount(store) == 17) }
         }
     }
 
@@ -109,7 +109,7 @@ struct StoreFormatTwoConversionTests {
             let path = directory.file("again.strata")
             try makeFormatTwoStore(path)
             try write(Array("half a page file".utf8), to: path + ".tmp")
-            try withStore(.file(path)) { store in #expect(itemCount(store) == 15) }
+            try withStore(.keepingTheLog(path)) { store in #expect(itemCount(store) == 15) }
             #expect(!FileManager.default.fileExists(atPath: path + ".tmp"))
             #expect(try PageFile.open(path: path).header.generation == 0)
         }

@@ -18,7 +18,7 @@ struct StoreVerificationTests {
     /// Returns the expected n of every id.
     private static func makeStore(at path: String, count: Int64 = 3000, updates: Int = 10) throws -> [Int64: Int64] {
         var expected: [Int64: Int64] = [:]
-        try withStore(.file(path)) { store in
+        try withStore(.keepingTheLog(path)) { store in
             let table = try store.write { tx in
                 let table = try tx.createTable(schema)
                 for id in Int64(0)..<count { _ = try tx.insertObject(into: table, values: [.int(id), .int(id)]) }
@@ -46,7 +46,7 @@ struct StoreVerificationTests {
             #expect(verification.pagesChecked > 40)
             #expect(verification.logRecordsChecked == 10)
             // Nothing was changed: the store opens and reads as before.
-            let pagesInUse = try withStore(.file(path)) { store in try store.verifyFile() }
+            let pagesInUse = try withStore(.keepingTheLog(path)) { store in try store.verifyFile() }
             #expect(pagesInUse == verification.pagesChecked)
         }
     }
@@ -112,7 +112,7 @@ struct StoreVerificationTests {
             _ = try Self.makeStore(at: path, count: 100, updates: 0)
             // Two more checkpoints, each after a commit (so each starts a new log segment): the log
             // the older slot needs is gone.
-            try withStore(.file(path)) { store in
+            try withStore(.keepingTheLog(path)) { store in
                 let table = try #require(store.currentSnapshot.table(named: "Counter")?.key)
                 for value in Int64(1)...2 {
                     try store.write { tx in
@@ -142,7 +142,7 @@ struct StoreVerificationTests {
             let slot = Int(try PageFile.open(path: path, options: .init(cacheBytes: 0, readOnly: true)).header.slot)
             try damageHeaderSlot(1 - slot, ofStoreAt: path)
             #expect(try Store.verifyFiles(atPath: path).damage.isEmpty)
-            try withStore(.file(path)) { store in
+            try withStore(.keepingTheLog(path)) { store in
                 #expect(store.currentSnapshot.table(named: "Counter")?.count == expected.count)
             }
         }
@@ -152,7 +152,7 @@ struct StoreVerificationTests {
     func refusals() throws {
         try withTemporaryDirectory { directory in
             let path = directory.file("open.strata")
-            try withStore(.file(path)) { _ in
+            try withStore(.keepingTheLog(path)) { _ in
                 _ = expectStrataError(.wrongState) { try Store.verifyFiles(atPath: path) }
             }
             expectStrataError(.fileNotFound) { try Store.verifyFiles(atPath: directory.file("none.strata")) }

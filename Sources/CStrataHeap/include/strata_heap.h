@@ -10,4 +10,10 @@ static inline int strata_set_heap_trim_threshold(int bytes) {
     return mallopt(M_TRIM_THRESHOLD, bytes);
 }
 
+/// Returns the free memory of every heap arena to the kernel (`malloc_trim(0)`: the free pages in
+/// the middle of the heap too, not only its top). Returns whether any memory was released.
+static inline int strata_release_free_heap_memory(void) {
+    return malloc_trim(0);
+}
+
 #endif

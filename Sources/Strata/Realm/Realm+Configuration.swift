@@ -82,8 +82,10 @@ extension Realm {
         /// The size of the commit log, in bytes, past which a checkpoint starts in the background
         /// (Strata's own setting; Realm writes its file in place and has no log): 64 MiB by
         /// default. The log holds every commit since the last checkpoint, so this bounds what
-        /// an open after a crash reads back; a smaller value checkpoints more often. The first
-        /// open of a file in the process decides it. See <doc:Durability>.
+        /// an open after a crash reads back; a smaller value checkpoints more often. Releasing the
+        /// last Realm of the file checkpoints it too, and so does an open that replayed the log,
+        /// so only an open after a crash replays. The first open of a file in the process decides
+        /// it. See <doc:Durability>.
         public var checkpointLogBytes: UInt64 = 64 << 20
         /// Where Strata reports what the application should hear about and cannot be thrown to
         /// it (Strata's own setting): a checkpoint that failed in the background is logged here
@@ -93,6 +95,10 @@ extension Realm {
         /// silence Strata, pass a logger whose level is above `.error`. The Realm opened last
         /// for a file in the process decides it. See <doc:Statistics>.
         public var logger: Logger?
+        /// Whether the file is checkpointed when its last Realm is released, and by an open that
+        /// replayed the log before it returns (on by default). Not part of Strata's API: the
+        /// benchmark harness turns it off to measure restarts as they were without them.
+        @_spi(Benchmarks) public var restartCheckpoints = true
 
         /// Creates a configuration; every parameter has Realm's default.
         public init(
@@ -141,6 +147,8 @@ extension Realm {
                                                    cacheSize: cacheSize)
             configuration.maximumNumberOfActiveVersions = maximumNumberOfActiveVersions.map { Int($0) }
             configuration.checkpointThreshold = checkpointLogBytes
+            configuration.checkpointsOnRelease = restartCheckpoints
+            configuration.checkpointsAfterReplay = restartCheckpoints
             return configuration
         }
     }

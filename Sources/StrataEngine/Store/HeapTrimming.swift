@@ -43,4 +43,16 @@ enum HeapTrimming {
 
     /// Sets the threshold once per process (see the type's documentation).
     static func applyOnce() { _ = applied }
+
+    /// Returns the heap's free memory to the kernel, wherever it lies (`malloc_trim(0)`), after
+    /// work that freed much memory at once and will not soon need it again: an open that replayed
+    /// a log (its records, read back whole, and the changes it replayed, once a checkpoint wrote
+    /// them and the cache dropped them). Without it the process kept that memory: after
+    /// replaying 60 MB of log at 1M rows with a 16 MiB cache, 156 MB of anonymous memory once the
+    /// replay was checkpointed, 33 MB with it. A few milliseconds for a heap of some hundred MB.
+    static func releaseFreeMemory() {
+        #if canImport(Glibc)
+        _ = strata_release_free_heap_memory()
+        #endif
+    }
 }

@@ -44,6 +44,10 @@ package final class Store: @unchecked Sendable {
     let checkpointFailureObservers = LockedValueBox(CheckpointFailureObservers())
     /// Per-store objects of higher layers (see `attachment(_:make:)`).
     let attachments = LockedValueBox<[String: any AnyObject & Sendable]>([:])
+    /// The store's key in ``StoreRegistry``, which its `deinit` hands back.
+    let registryKey: String
+    /// What the open replayed of the commit log (nothing for an in-memory store).
+    package let replayedLog: ReplayedLog
 
     var writerHead: Snapshot
 
@@ -89,27 +93,30 @@ package final class Store: @unchecked Sendable {
     ///   ``StrataError/Code/corruptFile`` (damage other than a torn tail, with file and offset),
     ///   ``StrataError/Code/fileAccess``.
     package static func open(_ configuration: StoreConfiguration) throws -> Store {
-        try StoreRegistry.shared.open(configuration) {
-            let store = try Store(configuration: configuration)
-            store.checkpointIfTheRecoveredLogIsLarge()
+        try StoreRegistry.shared.open(configuration) { key in
+            let store = try Store(configuration: configuration, registryKey: key)
+            store.checkpointAfterRecovery()
             return store
         }
     }
 
-    private init(configuration: StoreConfiguration) throws {
+    private init(configuration: StoreConfiguration, registryKey: String) throws {
         self.configuration = configuration
+        self.registryKey = registryKey
         let snapshot: Snapshot
         switch configuration.location {
         case .inMemory:
             files = nil
             groupCommit = nil
             snapshot = .empty
+            replayedLog = ReplayedLog()
         case .file(let path):
             HeapTrimming.applyOnce()
             let recovered = try StoreFiles.recover(path: path, readOnly: configuration.readOnly,
                                                    cache: NodeCache(capacity: configuration.cacheSize))
             files = recovered.files
             snapshot = recovered.snapshot
+            replayedLog = recovered.replayed
             groupCommit = configuration.durability == .full ? GroupCommit(durableVersion: snapshot.version) : nil
             if configuration.durability == .full && !configuration.readOnly {
                 recovered.files.log.preallocate(inStepsOf: configuration.logPreallocationStep)
@@ -117,6 +124,15 @@ package final class Store: @unchecked Sendable {
         }
         writerHead = snapshot
         state = LockedValueBox(PublishedState(published: snapshot, loggedVersion: snapshot.version))
+    }
+
+    /// The last user of the store let go (every Realm, frozen object, thread-safe reference and
+    /// notifier of it, and any background checkpoint): checkpoints what the log holds (see
+    /// ``checkpointOnRelease()``), then ends the close in ``StoreRegistry``, so an open of the
+    /// same path waiting for it goes on.
+    deinit {
+        checkpointOnRelease()
+        StoreRegistry.shared.didClose(registryKey, identity: ObjectIdentifier(self))
     }
 
     // MARK: - Reading

@@ -43,6 +43,15 @@ package struct StoreConfiguration: Sendable, Hashable {
     /// quarter of it (see ``NodeCache/dirtyLimit``). See ``NodeCache`` for what it does not bound.
     package var cacheSize: Int
 
+    /// Whether the store checkpoints when its last user lets go (every Realm, frozen object,
+    /// thread-safe reference and notifier of it), so the next open replays nothing (see
+    /// ``Store/checkpointOnRelease()``). On by default; tests that study the log a closed store
+    /// leaves turn it off.
+    package var checkpointsOnRelease = true
+    /// Whether an open that replayed log records checkpoints them before it returns (see
+    /// ``Store/checkpointAfterRecovery()``). On by default.
+    package var checkpointsAfterReplay = true
+
     /// The default ``cacheSize``: 256 MiB.
     package static let defaultCacheSize = 256 << 20
 

@@ -41,7 +41,7 @@ struct StoreFiles: Sendable {
     /// throws ``StrataError/Code/invalidFileFormat``. The page file's leaves are admitted to `cache`.
     static func recover(
         path: String, readOnly: Bool, cache: NodeCache?
-    ) throws -> (files: StoreFiles, snapshot: Snapshot) {
+    ) throws -> (files: StoreFiles, snapshot: Snapshot, replayed: ReplayedLog) {
         if try readOnly && !FileSystem.exists(path) && CommitLog.segmentPaths(storePath: path).isEmpty {
             throw StrataError(.fileNotFound, "the store does not exist and was opened read-only", path: path)
         }
@@ -54,11 +54,13 @@ struct StoreFiles: Sendable {
         }
         if try FormatOneStore.detect(storePath: path, checkpoint: existing) {
             try refuseUpgrade(path: path, readOnly: readOnly, format: "format 1")
-            return try upgrade(path: path, lockFile: lockFile, checkpointFile: existing, cache: cache)
+            let upgraded = try upgrade(path: path, lockFile: lockFile, checkpointFile: existing, cache: cache)
+            return (upgraded.files, upgraded.snapshot, ReplayedLog())
         }
         if let existing, try CheckpointFile.isCheckpoint(existing) {
             try refuseUpgrade(path: path, readOnly: readOnly, format: "format 2, a checkpoint file")
-            return try convert(path: path, lockFile: lockFile, checkpointFile: existing, cache: cache)
+            let converted = try convert(path: path, lockFile: lockFile, checkpointFile: existing, cache: cache)
+            return (converted.files, converted.snapshot, ReplayedLog())
         }
 
         var snapshot = Snapshot.empty
@@ -73,16 +75,19 @@ struct StoreFiles: Sendable {
                                firstSegment: header.checkpoint.firstLogSegment, path: path)
         }
         let (log, recovery) = try CommitLog.open(storePath: path, anchor: anchor)
+        var replayed = ReplayedLog()
         for record in recovery.records {
             try replay(record, into: &snapshot)
+            replayed.note(record)
         }
         if pages == nil && !readOnly {
             if !recovery.records.isEmpty { try log.rotate() }
             pages = try StorePages.install(path: path, storeID: log.storeID, snapshot: snapshot,
                                            firstLogSegment: log.currentSequence, cache: cache)
             try log.removeSealedSegments()
+            replayed = ReplayedLog()
         }
-        return (StoreFiles(path: path, lockFile: lockFile, log: log, cache: cache, pages: pages), snapshot)
+        return (StoreFiles(path: path, lockFile: lockFile, log: log, cache: cache, pages: pages), snapshot, replayed)
     }
 
     private static func refuseUpgrade(path: String, readOnly: Bool, format: String) throws {

@@ -35,6 +35,17 @@
     /// wrote, as opposed to what checkpoints wrote to the page file.
     public var logBytesAppended: UInt64 { store.statistics.logBytesAppended }
 
+    /// The log records the store's open replayed (0 after a release checkpoint or a checkpoint
+    /// of the replay: the scale series measures restarts with it).
+    public var replayedRecords: Int { store.replayedLog.records }
+
+    /// The bytes of the log records the store's open replayed, headers included.
+    public var replayedLogBytes: UInt64 { store.replayedLog.bytes }
+
+    /// The bytes of every log segment since the last checkpoint: what the next open would replay
+    /// if the process stopped now without releasing the store.
+    public var logBytesSinceCheckpoint: UInt64 { store.files?.log.totalSize ?? 0 }
+
     /// Writes a checkpoint of the newest version now and trims the log it covers (the scale
     /// series measures what a checkpoint writes, and opens stores after a clean close).
     ///

@@ -1,11 +1,12 @@
-import StrataEngine
+@testable import StrataEngine
 @testable import StrataStorage
 import StrataSupport
 import Testing
 
 /// Injects each kind of I/O fault (see ``FaultCase``) at each position of a commit, of a
-/// checkpoint, of a compaction, and of opening a store whose log has a torn tail (then
-/// committing once), in turn: the first operation of the kind, the second, … until the work no
+/// checkpoint, of a compaction, of opening a store whose log has a torn tail (then
+/// committing once), and of the checkpoint a store runs when its last user lets go (which
+/// throws nothing: its failure must be recorded), in turn: the first operation of the kind, the second, … until the work no
 /// longer reaches the fault.
 ///
 /// At every position: the commit, checkpoint or compaction reports the fault as a typed error
@@ -22,6 +23,8 @@ struct FaultSweepTests {
     /// The work the fault is injected into.
     enum Phase: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case commitFull, commitNormal, checkpointFull, checkpointNormal, compaction, recovery
+        /// The checkpoint a store runs when its last user lets go (see `Store.checkpointOnRelease()`).
+        case release
 
         var durability: Durability { self == .commitNormal || self == .checkpointNormal ? .normal : .full }
         /// Whether the store is checkpointed once before the fault, so that the faulted work has a
@@ -45,6 +48,7 @@ struct FaultSweepTests {
         case .checkpointFull, .checkpointNormal: ![.truncate, .rename].contains(fault.operation)
         case .compaction: true
         case .recovery: [.open, .write, .sync, .truncate].contains(fault.operation)
+        case .release: ![.truncate, .rename].contains(fault.operation)
         }
         if reachable { #expect(!outcomes.isEmpty, "the fault was never reached") }
     }
@@ -60,7 +64,13 @@ enum FaultSweep {
             StorageFaults.shared.removeRules(matching: directory.name)
             directory.remove()
         }
-        let configuration = StoreConfiguration.file(directory.file("store.strata"), durability: phase.durability)
+        var configuration = StoreConfiguration.file(directory.file("store.strata"), durability: phase.durability)
+        if phase == .recovery {
+            // Recovery proper: the open replays the log the setup left (no release checkpoint
+            // empties it), and a fault is the open's (no checkpoint after the replay absorbs it).
+            configuration.checkpointsOnRelease = false
+            configuration.checkpointsAfterReplay = false
+        }
         let label = "[\(fault.name), \(phase), position \(position)]"
         var acknowledged: Set<Int64> = []
         var reached = true
@@ -93,6 +103,12 @@ enum FaultSweep {
                     try commit(4, to: store)
                 }
                 guard phase != .recovery else { return }
+                if phase == .release {
+                    // The store is released as this returns: its release checkpoint meets the fault.
+                    StorageFaults.shared.inject(fault.fault, on: fault.operation, matching: directory.name,
+                                                skipping: position)
+                    return
+                }
 
                 StorageFaults.shared.inject(fault.fault, on: fault.operation, matching: directory.name,
                                             skipping: position)
@@ -127,6 +143,21 @@ enum FaultSweep {
                         outcome += ", later checkpoint \(error.code)"
                     }
                 }
+            }
+            if phase == .release {
+                guard !StorageFaults.shared.isArmed(matching: directory.name) else {
+                    reached = false
+                    return
+                }
+                StorageFaults.shared.removeRules(matching: directory.name)
+                // A release never throws: a failure is recorded, and the log keeps what it did not write.
+                let recorded = StoreRegistry.shared.lastReleaseCheckpointError(at: configuration.location)
+                outcome = "\(position): " + (recorded == nil ? "release checkpoint done" : "release checkpoint failed")
+                if fault.expectedErrno != nil {
+                    #expect(recorded != nil, "\(label) the release checkpoint's failure was not recorded")
+                }
+                try reopenAndCommit()
+                return
             }
             if phase != .recovery {
                 guard reached else { return }

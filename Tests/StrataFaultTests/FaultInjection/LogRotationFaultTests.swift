@@ -123,7 +123,10 @@ struct LogRotationFaultTests {
             let pageFile = directory.name + "/store.strata$"
             defer { StorageFaults.shared.removeRules(matching: pageFile) }
             let path = directory.file("store.strata")
-            try withReleasedStore(.file(path, durability: .full)) { store in
+            // No release checkpoint: the segments must outlive the close, as after a crash.
+            var crashing = StoreConfiguration.file(path, durability: .full)
+            crashing.checkpointsOnRelease = false
+            try withReleasedStore(crashing) { store in
                 try Ledger.createTables(in: store)
                 // Each checkpoint rotates the log, then fails writing its pages (as a crash in the
                 // checkpoint window would stop it): the segments it meant to trim stay.

@@ -4,7 +4,8 @@ import GRDB
 import Strata
 
 /// One phase of the scale series for one store, run in a fresh child process of this executable
-/// (`--scale-child <strata|grdb> <build|open|checkpoint> <rows> <directory>`) so that its memory
+/// (`--scale-child <strata|grdb> <build|open|checkpoint|release|kill|restart-open> <rows> <directory>`;
+/// the last three for Strata only, see ``ScaleRestart``) so that its memory
 /// and I/O counters are its own. Prints one line of `key=value` figures.
 enum ScaleChild {
     static let flag = "--scale-child"
@@ -25,6 +26,9 @@ enum ScaleChild {
         case ("strata", "build"): figures = try strataBuild(rows, directory)
         case ("strata", "open"): figures = try strataOpen(rows, directory)
         case ("strata", "checkpoint"): figures = try strataCheckpoint(rows, directory)
+        case ("strata", "release"): figures = try ScaleRestart.release(directory)
+        case ("strata", "kill"): try ScaleRestart.kill(directory)
+        case ("strata", "restart-open"): figures = try ScaleRestart.open(directory)
         case ("grdb", "build"): figures = try grdbBuild(rows, directory)
         case ("grdb", "open"): figures = try grdbOpen(rows, directory)
         case ("grdb", "checkpoint"): figures = try grdbCheckpoint(rows, directory)
@@ -37,8 +41,7 @@ enum ScaleChild {
     // MARK: - Strata
 
     private static func strataConfiguration(_ directory: String) -> Realm.Configuration {
-        Realm.Configuration(fileURL: URL(fileURLWithPath: directory + "/scale.strata"), objectTypes: [ScalePerson.self],
-                            durability: .normal)
+        ScaleRestart.configuration(directory)
     }
 
     private static func strataBuild(_ rows: Int64, _ directory: String) throws -> [(String, Double)] {
@@ -186,7 +189,7 @@ enum ScaleChild {
     // MARK: - Figures
 
     /// `VmRSS`, `RssAnon` and the peak `VmHWM` now, in kB, named after `moment`.
-    private static func memory(_ moment: String) -> [(String, Double)] {
+    static func memory(_ moment: String) -> [(String, Double)] {
         ["VmRSS", "RssAnon", "VmHWM"].map { ("\($0.lowercased())_\(moment)_kb", Double(Machine.statusKilobytes($0))) }
     }
 

@@ -34,6 +34,7 @@ enum ScaleSeries {
                 for phase in ["build", "open", "checkpoint"] {
                     figures.merge(try child(store, phase, rows, scratch.path)) { $1 }
                 }
+                if store == "strata" { figures.merge(try restartFigures(rows, scratch.path)) { $1 } }
                 let point = Point(rows: rows, store: store, figures: figures)
                 points.append(point)
                 byStore[store] = Self.figures(point)
@@ -54,6 +55,16 @@ enum ScaleSeries {
                       better: .lower)
             table.add("\(label) checkpoint bytes / log bytes it covers", compared, "checkpoint_to_log", unit: "×",
                       better: .lower)
+            table.add("\(label) open after the writer released its last Realm, cold", compared, "released_open_ms",
+                      unit: "ms", better: .lower)
+            table.add("\(label) open after a kill -9 with the log just under the threshold, cold", compared,
+                      "killed_open_ms", unit: "ms", better: .lower)
+            table.add("\(label) open after that open, cold", compared, "after_killed_open_ms", unit: "ms",
+                      better: .lower)
+            table.add("\(label) RssAnon after the replay (16 MB cache)", compared, "killed_anon_open_mb", unit: "MB",
+                      better: .lower)
+            table.add("\(label) RssAnon once the replay is checkpointed (16 MB cache)", compared,
+                      "killed_anon_checkpointed_mb", unit: "MB", better: .lower)
             table.add("\(label) peak RSS after the updates and checkpoint", compared, "peak_rss_checkpoint_mb", unit: "MB",
                       better: .lower)
             table.add("\(label) RSS after the \(updatesLabel) updates, before the last checkpoint", compared,
@@ -86,7 +97,38 @@ enum ScaleSeries {
             "checkpoints_during_updates": f["checkpoints_during_updates"].map(Figure.number) ?? .missing,
             // The checkpoint's memory: RSS after the updates, and the process's peak after it.
             "rss_before_checkpoint_mb": mb("vmrss_updates_kb"), "peak_rss_checkpoint_mb": mb("vmhwm_checkpoint_kb"),
+            // The restarts (Strata only, see `ScaleRestart`).
+            "released_log_mb": f["released_log_bytes"].map { .number($0 / 1_048_576) } ?? .missing,
+            "release_s": f["released_release_s"].map(Figure.number) ?? .missing,
+            "released_open_ms": f["released_open_ms"].map(Figure.number) ?? .missing,
+            "released_replayed_mb": f["released_replayed_bytes"].map { .number($0 / 1_048_576) } ?? .missing,
+            "killed_log_mb": f["killed_log_bytes"].map { .number($0 / 1_048_576) } ?? .missing,
+            "killed_open_ms": f["killed_open_ms"].map(Figure.number) ?? .missing,
+            "killed_replayed_mb": f["killed_replayed_bytes"].map { .number($0 / 1_048_576) } ?? .missing,
+            "killed_anon_open_mb": mb("killed_rssanon_open_kb"),
+            "killed_anon_checkpointed_mb": mb("killed_rssanon_checkpointed_kb"),
+            "replay_checkpoint_s": f["killed_replay_checkpoint_s"].map(Figure.number) ?? .missing,
+            "after_killed_open_ms": f["after_killed_open_ms"].map(Figure.number) ?? .missing,
+            "after_killed_replayed_mb": f["after_killed_replayed_bytes"].map { .number($0 / 1_048_576) } ?? .missing,
+            "after_killed_anon_open_mb": mb("after_killed_rssanon_open_kb"),
         ], note: "fresh child process per phase; files evicted from the page cache before the open")
+    }
+
+    /// The restart phases (see ``ScaleRestart``): a writer that releases its last Realm and the
+    /// open after it; a writer killed with its log just under the threshold, the open after it
+    /// and the open after that one. Keys are prefixed `released_`, `killed_` and `after_killed_`.
+    private static func restartFigures(_ rows: Int64, _ directory: String) throws -> [String: Double] {
+        var figures: [String: Double] = [:]
+        func add(_ prefix: String, _ phase: String, expectingKill: Bool = false) throws {
+            let measured = try child("strata", phase, rows, directory, expectingKill: expectingKill)
+            for (key, value) in measured { figures[prefix + key] = value }
+        }
+        try add("released_", "release")
+        try add("released_", "restart-open")
+        try add("killed_", "kill", expectingKill: true)
+        try add("killed_", "restart-open")
+        try add("after_killed_", "restart-open")
+        return figures
     }
 
     /// Renders `<path>.svg` to `<path>.png` with `rsvg-convert`; false when it is not installed.
@@ -102,8 +144,8 @@ enum ScaleSeries {
     }
 
     /// Runs one phase in a child process and parses its `key=value` line.
-    private static func child(_ store: String, _ phase: String, _ rows: Int64, _ directory: String) throws
-        -> [String: Double] {
+    private static func child(_ store: String, _ phase: String, _ rows: Int64, _ directory: String,
+                              expectingKill: Bool = false) throws -> [String: Double] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         process.arguments = [ScaleChild.flag, store, phase, String(rows), directory]
@@ -113,7 +155,10 @@ enum ScaleSeries {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
+        let ended = expectingKill
+            ? process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+            : process.terminationReason == .exit && process.terminationStatus == 0
+        guard ended else {
             throw SanityFailure(description: "scale child \(store) \(phase) \(rows) failed (status "
                                 + "\(process.terminationStatus)): \(text)")
         }
