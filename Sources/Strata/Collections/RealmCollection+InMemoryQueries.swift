@@ -23,6 +23,9 @@ extension RealmCollection {
     ///
     /// - Complexity: O(n) evaluations.
     func inMemoryIndex(matching predicateFormat: String, arguments: [Any]) -> Int? {
+        precondition(!(Element.self is ObjectBase.Type),
+                     "index(matching:) on an unmanaged collection of objects is not supported: add its owner to a "
+                     + "Realm first, or search with firstIndex(where:).")
         let query: ElementQuery
         do {
             let parsed = try RQLParser.parse(predicateFormat, arguments: arguments.map(QueryArguments.argument))

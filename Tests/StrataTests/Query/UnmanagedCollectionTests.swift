@@ -79,6 +79,13 @@ struct UnmanagedCollectionTests {
         #expect(holder.words.index(matching: "self == 'y'") != nil)
     }
 
+    @Test("index(matching:) on an unmanaged collection of objects traps with a message saying what to do")
+    func indexMatchingUnmanagedObjectsTraps() async {
+        await #expect(processExitsWith: .failure) {
+            _ = Self.holder().items.index(matching: "name == 'b'")
+        }
+    }
+
     @Test("aggregates of an unmanaged List or MutableSet of objects are computed in memory, by name and by key path")
     func unmanagedAggregates() {
         let holder = Self.holder()
