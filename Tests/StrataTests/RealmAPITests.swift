@@ -800,6 +800,17 @@ struct RealmAPITests {
         }
     }
 
+    @Test("setting a property of an object read before invalidate() traps, also inside a later write")
+    func writeAfterInvalidateTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let realm = try apiMemoryRealm()
+            try realm.write { realm.add(APIDog(value: ["name": "a"])) }
+            let dog = realm.objects(APIDog.self)[0]
+            realm.invalidate()
+            try realm.write { dog.name = "b" }
+        }
+    }
+
     @Test("isEmpty is true for a new Realm and after deleteAll, false with objects")
     func isEmpty() throws {
         let realm = try apiMemoryRealm()
