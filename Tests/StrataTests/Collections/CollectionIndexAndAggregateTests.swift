@@ -23,7 +23,7 @@ final class UCHolder: Object {
 /// `index(of:)`, `index(matching:)` and aggregates on managed and unmanaged collections, as Realm
 /// Swift computes them: objects found by table and key, unmanaged collections read in memory.
 @Suite("Collections: index(of:) by object identity, and unmanaged index(matching:) and aggregates in memory")
-struct UnmanagedCollectionTests {
+struct CollectionIndexAndAggregateTests {
     static let epoch = Date(timeIntervalSince1970: 1_000_000)
 
     static func item(_ name: String, _ count: Int, _ optional: Int?, _ weight: Double, _ price: Double,
