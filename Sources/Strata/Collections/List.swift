@@ -89,10 +89,11 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         return RLMIterator(stored: storedElements, of: location)
     }
 
-    /// The index of the first element equal to `object`, as Realm's `index(of:)`.
+    /// The index of the first element equal to `object`, as Realm's `index(of:)`: for Realm
+    /// objects, the same object (compared by table and key).
     ///
     /// - Complexity: O(n).
-    public func index(of object: Element) -> Int? { firstIndex(of: object) }
+    public func index(of object: Element) -> Int? { firstIndex(ofObjectOrValue: object) }
 
     public var description: String { "List<\(Element.self)> \(Array(self))" }
 
