@@ -39,10 +39,10 @@ struct ParserLiteralTests {
                   .geoWithin(QueryKeyPath("loc"), .box(bottomLeft: A.point(-1.5, 2), topRight: A.point(3, 4.5)))),
         ParseCase("loc geoWithin geoCircle([10, -20], 0.01)",
                   .geoWithin(QueryKeyPath("loc"), .circle(center: A.point(10, -20), radiusRadians: 0.01))),
-        ParseCase("loc GEOWITHIN geoPolygon({[0, 0], [1, 0], [1, 1], [0, 0]}, {[0.1, 0.1], [0.2, 0.1], [0.2, 0.2], [0.1, 0.1]})",
+        ParseCase("loc GEOWITHIN geoPolygon({[0, 0], [1, 0], [1, 1], [0, 0]}, {[0.5, 0.1], [0.8, 0.1], [0.8, 0.4], [0.5, 0.1]})",
                   .geoWithin(QueryKeyPath("loc"), .polygon(
                       outer: [A.point(0, 0), A.point(1, 0), A.point(1, 1), A.point(0, 0)],
-                      holes: [[A.point(0.1, 0.1), A.point(0.2, 0.1), A.point(0.2, 0.2), A.point(0.1, 0.1)]]))),
+                      holes: [[A.point(0.5, 0.1), A.point(0.8, 0.1), A.point(0.8, 0.4), A.point(0.5, 0.1)]]))),
         ParseCase("home.loc GEOWITHIN $0", [.geo(.circle(center: A.point(1, 2), radiusRadians: 3))],
                   .geoWithin(QueryKeyPath("home.loc"), .circle(center: A.point(1, 2), radiusRadians: 3))),
         ParseCase("age > 5 SORT(age ASC, owner.name DESC)", A.query(

@@ -52,5 +52,12 @@ extension Query where T: _Persistable {
     /// The GeoJSON point at this property lies in `circle`.
     public func geoWithin(_ circle: GeoCircle) -> Query<Bool> { Query<Bool>(.predicate(.geo(path, circle.shape))) }
     /// The GeoJSON point at this property lies in `polygon`.
-    public func geoWithin(_ polygon: GeoPolygon) -> Query<Bool> { Query<Bool>(.predicate(.geo(path, polygon.shape))) }
+    ///
+    /// Traps, with Realm's message, when the polygon is not a valid region: a ring that crosses
+    /// itself, rings that share an edge, a hole not inside the outer ring, or nested holes.
+    public func geoWithin(_ polygon: GeoPolygon) -> Query<Bool> {
+        let shape = polygon.shape
+        if let message = shape.invalidRegionMessage { preconditionFailure(message) }
+        return Query<Bool>(.predicate(.geo(path, shape)))
+    }
 }

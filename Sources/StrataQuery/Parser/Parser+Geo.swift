@@ -9,7 +9,7 @@ extension Parser {
                 throw QueryError(position: token.start, problem: "argument $\(number) after GEOWITHIN must be a geo shape")
             }
             advance()
-            return shape
+            return try valid(shape, at: token)
         }
         let name = token.keyword
         guard name == "geobox" || name == "geocircle" || name == "geopolygon" else {
@@ -41,6 +41,13 @@ extension Parser {
             shape = .polygon(outer: rings[0], holes: Array(rings.dropFirst()))
         }
         try expect(")", "')' to end \(sourceText(token.start, token.end))")
+        return try valid(shape, at: token)
+    }
+
+    /// `shape`, unless it is a region Realm refuses (a polygon crossing itself, with a hole
+    /// outside it or nested holes): then the query is invalid, with Realm's message.
+    private func valid(_ shape: GeoShape, at token: Token) throws(QueryError) -> GeoShape {
+        if let message = shape.invalidRegionMessage { throw QueryError(position: token.start, message: message) }
         return shape
     }
 
