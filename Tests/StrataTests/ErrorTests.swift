@@ -96,6 +96,24 @@ struct ErrorTests {
         }
     }
 
+    @Test("readOnly with deleteRealmIfMigrationNeeded is refused at open with Realm's message, and nothing is deleted")
+    func readOnlyWithDeleteIfMigrationNeeded() throws {
+        let directory = try errTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("kept.strata")
+        try {
+            let realm = try Realm(configuration: Realm.Configuration(fileURL: url, objectTypes: [ErrKeyed.self]))
+            try realm.write { realm.add(ErrKeyed(value: ["id": 1, "name": "kept"] as [String: Any])) }
+        }()
+        var config = Realm.Configuration(fileURL: url, readOnly: true, objectTypes: [ErrKeyed.self])
+        config.deleteRealmIfMigrationNeeded = true
+        let error = errCapture("readOnly with deleteRealmIfMigrationNeeded") { _ = try Realm(configuration: config) }
+        #expect(error?.code == Realm.Error.fail)
+        #expect(error?.message == "Cannot set `deleteRealmIfMigrationNeeded` when `readOnly` is set.")
+        config.deleteRealmIfMigrationNeeded = false
+        #expect(try Realm(configuration: config).objects(ErrKeyed.self).first?.name == "kept")
+    }
+
     @Test("A write on a read-only Realm throws readOnly, and reads still work")
     func writeOnReadOnlyRealm() throws {
         let directory = try errTemporaryDirectory()

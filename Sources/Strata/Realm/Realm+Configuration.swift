@@ -38,7 +38,8 @@ extension Realm {
         public var schemaVersion: UInt64
         /// Run when an older file is opened; see ``Migration``.
         public var migrationBlock: MigrationBlock?
-        /// Delete the file instead of failing when the schema changed without a migration.
+        /// Delete the file instead of failing when the schema changed without a migration. Not
+        /// allowed with `readOnly` (opening throws `Realm.Error.fail`, as in Realm).
         public var deleteRealmIfMigrationNeeded: Bool
         /// Called when the file is opened for the first time in the process, with the size of
         /// the file and the bytes its data uses; returning true compacts the file (rewrites it

@@ -134,6 +134,9 @@ public final class Realm {
         if configuration.readOnly && configuration.shouldCompactOnLaunch != nil {
             throw Realm.Error(Realm.Error.fail, "Cannot set `shouldCompactOnLaunch` when `readOnly` is set.")
         }
+        if configuration.readOnly && configuration.deleteRealmIfMigrationNeeded {
+            throw Realm.Error(Realm.Error.fail, "Cannot set `deleteRealmIfMigrationNeeded` when `readOnly` is set.")
+        }
         do {
             store = try SchemaSetup.openStore(configuration)
             try Self.compactOnLaunchIfAsked(store, configuration)

@@ -26,52 +26,61 @@ extension SectionedResults {
     ///
     /// - Parameters:
     ///   - keyPaths: Property paths whose changes count as modifications (nil: all).
-    ///   - queue: Must be nil: delivery on another queue is not supported here yet.
-    ///   - block: Called on the Realm's scheduler with each change.
+    ///   - queue: A serial queue to deliver on, or nil for this Realm's own scheduler. On a queue
+    ///     the block gets sections of the same results resolved on that queue (read them there),
+    ///     and the section key is computed there.
+    ///   - block: Called with each change.
     /// - Returns: A token; keep it for as long as you want notifications.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (SectionedResultsChange<SectionedResults>) -> Void) -> NotificationToken {
-        observeLayout(keyPaths: keyPaths, on: queue) { change, _, _ in
+        observeLayout(keyPaths: keyPaths, on: queue) { sections, change, _, _ in
             switch change {
             case nil:
-                block(.initial(self))
+                block(.initial(sections))
             case let change?:
-                block(.update(self, deletions: change.deletions, insertions: change.insertions,
+                block(.update(sections, deletions: change.deletions, insertions: change.insertions,
                               modifications: change.modifications, sectionsToInsert: change.sectionsToInsert,
                               sectionsToDelete: change.sectionsToDelete))
             }
         }
     }
 
-    /// Observes the underlying results and keeps the layout up to date; `handle` gets nil for
-    /// the initial delivery, then each section change with the layouts before and after it.
-    func observeLayout(keyPaths: [String]?, on queue: DispatchQueue?,
-                       _ handle: @escaping (SectionChange?, SectionLayout<Key>?, SectionLayout<Key>) -> Void)
-        -> NotificationToken {
-        precondition(queue == nil, "observe(on: queue) is not supported for sectioned results yet: observe the underlying "
-                     + "Results or object on the queue instead")
+    /// Observes the underlying results and keeps the layout up to date; `handle` gets the
+    /// sections being delivered (self, or the same sections on `queue`), nil for the initial
+    /// delivery, then each section change with the layouts before and after it.
+    func observeLayout(
+        keyPaths: [String]?, on queue: DispatchQueue?,
+        _ handle: @escaping (SectionedResults, SectionChange?, SectionLayout<Key>?, SectionLayout<Key>) -> Void
+    ) -> NotificationToken {
         var watched = keyPaths
         if let keyPathName, var paths = watched, !paths.contains(keyPathName) {
             paths.append(keyPathName)
             watched = paths
         }
         var current: SectionLayout<Key>?
-        let (sectionKey, cache, owner) = (self.sectionKey, self.cache, results.owner)
+        var delivered: SectionedResults?
+        let (sectionKey, keyPathName) = (self.sectionKey, self.keyPathName)
+        // Without a queue the block gets these sections; on a queue, sections of the results the
+        // queue's Realm resolved, made once, at the first delivery, on the queue.
+        let local = queue == nil ? self : nil
         return results.observe(keyPaths: watched, on: queue) { change in
             switch change {
             case .initial(let results):
+                let sections = local ?? SectionedResults(results: results, keyPathName: keyPathName,
+                                                         sectionKey: sectionKey)
+                delivered = sections
                 let layout = SectionLayout(keys: results.map(sectionKey))
                 current = layout
-                cache.store(layout, at: owner.readGeneration)
-                handle(nil, nil, layout)
+                sections.cache.store(layout, at: results.owner.readGeneration)
+                handle(sections, nil, nil, layout)
             case .update(let results, let deletions, let insertions, let modifications):
-                guard let before = current else { return }
+                guard let before = current, let sections = delivered else { return }
                 let indexChange = CollectionIndexChange(deletions: deletions, insertions: insertions,
                                                         modifications: modifications)
                 let (after, sectionChange) = before.applying(indexChange) { sectionKey(results[$0]) }
                 current = after
-                cache.store(after, at: owner.readGeneration)
-                handle(sectionChange, before, after)
+                sections.cache.store(after, at: results.owner.readGeneration)
+                handle(sections, sectionChange, before, after)
             case .error:
                 break
             }
@@ -84,15 +93,24 @@ extension ResultsSection {
     /// only when rows with this section's key were deleted, inserted or modified, with the
     /// index paths of those rows (old layout for deletions and modifications, new layout for
     /// insertions).
+    ///
+    /// - Parameters:
+    ///   - keyPaths: Property paths whose changes count as modifications (nil: all).
+    ///   - queue: A serial queue to deliver on, or nil for this Realm's own scheduler. On a queue
+    ///     the block gets this section of the sections resolved on that queue.
+    ///   - block: Called with each change.
+    /// - Returns: A token; keep it for as long as you want notifications.
     public func observe(keyPaths: [String]? = nil, on queue: DispatchQueue? = nil,
                         _ block: @escaping (SectionedResultsChange<ResultsSection>) -> Void) -> NotificationToken {
         let key = self.key
-        return parent.observeLayout(keyPaths: keyPaths, on: queue) { change, before, after in
-            guard let change, let before else { return block(.initial(self)) }
+        let local = queue == nil ? self : nil
+        return parent.observeLayout(keyPaths: keyPaths, on: queue) { sections, change, before, after in
+            let section = local ?? ResultsSection(parent: sections, key: key)
+            guard let change, let before else { return block(.initial(section)) }
             let own = change.rows(withKey: key, before: before, after: after)
             guard !own.isEmpty else { return }
-            block(.update(self, deletions: own.deletions, insertions: own.insertions, modifications: own.modifications,
-                          sectionsToInsert: IndexSet(), sectionsToDelete: IndexSet()))
+            block(.update(section, deletions: own.deletions, insertions: own.insertions,
+                          modifications: own.modifications, sectionsToInsert: IndexSet(), sectionsToDelete: IndexSet()))
         }
     }
 }
