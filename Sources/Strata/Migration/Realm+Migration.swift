@@ -23,9 +23,10 @@ public typealias MigrationObjectEnumerateBlock = (_ oldObject: MigrationObject?,
 ///   - fileURL: The Realm's file.
 ///   - encryptionKey: Must be nil: Strata does not support encryption.
 /// - Returns: The schema version the file was last opened with.
-/// - Throws: ``Realm/Error/Code/fileNotFound`` when there is no Realm at `fileURL`,
-///   ``Realm/Error/Code/invalidDatabase`` when the file is not a Realm (or is damaged, or has no
-///   schema version because no Realm was ever opened on it), ``Realm/Error/Code/alreadyOpen``
+/// - Throws: ``Realm/Error/Code/invalidDatabase`` when there is no file at `fileURL` ("Realm at
+///   path '…' has not been initialized.", as Realm says), when the file is not a Realm (or is
+///   damaged, or has no schema version because no Realm was ever opened on it),
+///   ``Realm/Error/Code/fileAccess`` when `fileURL` is not a regular file, ``Realm/Error/Code/alreadyOpen``
 ///   when another process has it open, ``Realm/Error/Code/fail`` when an encryption key is given.
 public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throws -> UInt64 {
     if encryptionKey != nil {
@@ -35,8 +36,11 @@ public func schemaVersionAtURL(_ fileURL: URL, encryptionKey: Data? = nil) throw
     let snapshot: Snapshot
     do {
         snapshot = try Store.newestSnapshot(atPath: fileURL.path)
+    } catch let error as StrataError where error.code == .fileNotFound {
+        throw Realm.Error(.invalidDatabase, "Realm at path '\(fileURL.path)' has not been initialized.",
+                          path: fileURL.path, underlying: error)
     } catch {
-        throw Realm.Error.wrap(error)
+        throw Realm.Error.opening(error, path: fileURL.path)
     }
     guard let version = SchemaSetup.storedSchemaVersion(in: snapshot) else {
         throw Realm.Error(.invalidDatabase, "The file has no schema version: no Realm was ever opened on it.",

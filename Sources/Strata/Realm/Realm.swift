@@ -139,6 +139,10 @@ public final class Realm {
         }
         do {
             store = try SchemaSetup.openStore(configuration)
+        } catch {
+            throw Realm.Error.opening(error, path: configuration.fileURL?.path)
+        }
+        do {
             try Self.compactOnLaunchIfAsked(store, configuration)
             let (state, isNew) = try confine(store)
             self.state = state

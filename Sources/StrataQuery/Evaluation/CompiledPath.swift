@@ -42,9 +42,15 @@ struct PathCompiler {
     /// the queries of `List<Int>`, `MutableSet<String>` and map values.
     var startsAtElement = false
 
+    /// The message for a property `name` that objects of type `type` do not have, when it is
+    /// not Realm's message for a predicate (a sort key's is another).
+    var missingPropertyMessage: ((_ name: String, _ type: String) -> String)?
+
     func invalidProperty(_ name: String, _ table: TableKey) -> QueryError {
         let type = snapshot.table(table)?.schema.name ?? "?"
-        return QueryError(position: 0, message: "Invalid property name: property '\(name)' not found in object of type '\(type)'")
+        let message = missingPropertyMessage?(name, type)
+            ?? "Invalid property name: property '\(name)' not found in object of type '\(type)'"
+        return QueryError(position: 0, message: message)
     }
 
     /// Compiles `path` starting at `root` (or at its variable's table).

@@ -31,7 +31,11 @@ package struct CompiledQuery: Sendable {
         predicate = try compiler.compile(query.predicate, table: table)
         var sort: [(CompiledPath, Bool)] = []
         for key in query.sort {
-            let path = try compiler.compile(key.keyPath, root: table)
+            var sortCompiler = compiler
+            sortCompiler.missingPropertyMessage = { name, type in
+                "Cannot sort on key path '\(key.keyPath)': property '\(type).\(name)' does not exist"
+            }
+            let path = try sortCompiler.compile(key.keyPath, root: table)
             guard !path.isToMany else {
                 throw QueryError(position: 0, message: "Cannot sort on key path '\(key.keyPath)': sorting is only "
                                  + "supported on to-one key paths")

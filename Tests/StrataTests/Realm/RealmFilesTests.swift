@@ -160,12 +160,12 @@ struct RealmFilesTests {
         }
     }
 
-    @Test("schemaVersionAtURL throws fileNotFound for a missing file and invalidDatabase for a file that is not a Realm")
+    @Test("schemaVersionAtURL throws invalidDatabase for a missing file, as Realm does, and for a file that is not a Realm")
     func schemaVersionErrors() throws {
         try withTemporaryDirectory { directory in
             let missing = URL(fileURLWithPath: directory.file("missing.realm"))
             let notFound = #expect(throws: Realm.Error.self) { try schemaVersionAtURL(missing) }
-            #expect(notFound?.code == .fileNotFound)
+            #expect(notFound?.code == .invalidDatabase)
             #expect(!FileManager.default.fileExists(atPath: missing.path), "nothing is created")
             #expect(try directory.entries().isEmpty)
 
