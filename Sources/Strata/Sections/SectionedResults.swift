@@ -175,7 +175,7 @@ extension RealmCollection where Element: ObjectBase {
     }
 }
 
-extension RealmCollection where Element: Comparable {
+extension RealmCollection where Element.PersistedType: SortableType {
     /// Values sorted and grouped into sections by the key `sectionBlock` returns for each.
     public func sectioned<Key: _Persistable & Hashable>(by sectionBlock: @escaping (Element) -> Key,
                                                        ascending: Bool = true) -> SectionedResults<Key, Element> {
