@@ -94,3 +94,30 @@ struct RealmSwiftSmallerAPITests {
         #expect(realm.objects(Sighting.self).where { $0.tag == Tag(persistedValue: "wader") }.count == 1)
     }
 }
+
+private final class Inventory: Object {
+    @Persisted var counts: Map<String, Int>
+    @Persisted var optionalCounts: Map<String, Int?>
+}
+
+@Suite("Map's string-keyed access")
+struct MapKeyValueCodingTests {
+    @Test("value(forKey:) reads an entry and setValue(_:forKey:) converts, writes and removes entries")
+    func stringKeyedAccess() throws {
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString, objectTypes: [Inventory.self]))
+        let inventory = Inventory()
+        try realm.write {
+            realm.add(inventory)
+            inventory.counts.setValue(3, forKey: "apples")
+            inventory.counts.setValue(Int64(5), forKey: "pears")
+            inventory.optionalCounts.setValue(NSNull(), forKey: "plums")
+        }
+        #expect(inventory.counts.value(forKey: "apples") as? Int == 3)
+        #expect(inventory.counts.value(forKey: "pears") as? Int == 5)
+        #expect(inventory.counts.value(forKey: "figs") == nil)
+        #expect(inventory.optionalCounts.count == 1)
+        #expect(inventory.optionalCounts["plums"] == .some(nil))
+        try realm.write { inventory.counts.setValue(nil, forKey: "apples") }
+        #expect(Array(inventory.counts.keys) == ["pears"])
+    }
+}
