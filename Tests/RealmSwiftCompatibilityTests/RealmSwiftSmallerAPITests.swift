@@ -62,7 +62,7 @@ struct RealmSwiftSmallerAPITests {
         #expect(GeoPoint(latitude: 10, longitude: 20, altitude: .nan) == nil)
     }
 
-    @Test("a projection freezes, reports isFrozen and thaws, as a ThreadConfined value")
+    @Test("a projection freezes, reports isFrozen, thaws and passes through a ThreadSafeReference")
     func projectionFreezeAndThaw() throws {
         let realm = try Realm(configuration: memoryConfiguration())
         let sighting = Sighting()
@@ -80,6 +80,9 @@ struct RealmSwiftSmallerAPITests {
         #expect(thawed.name == "egret")
         let confined: any ThreadConfined = view
         #expect(confined.realm == realm)
+        let reference = ThreadSafeReference(to: view)
+        let resolved = try #require(try Realm(configuration: realm.configuration).resolve(reference))
+        #expect(resolved.name == "egret")
     }
 
     @Test("@Persisted(indexed: true) indexes a CustomPersistable whose persisted type is indexable")
