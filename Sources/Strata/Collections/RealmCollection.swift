@@ -212,7 +212,12 @@ extension RealmCollection where Element.PersistedType: SortableType {
     /// The values sorted, as Realm Swift's `sorted(ascending:)` for collections of primitives.
     ///
     /// - Complexity: O(1) to create; O(n log n) when read.
-    public func sorted(ascending: Bool = true) -> Results<Element> {
+    public func sorted(ascending: Bool = true) -> Results<Element> { sortedByValue(ascending: ascending) }
+}
+
+extension RealmCollection {
+    /// The elements sorted by their own values (Realm's `self` key path).
+    func sortedByValue(ascending: Bool) -> Results<Element> {
         _asResults.with { query in query.sort = [SortKey(QueryKeyPath([]), ascending: ascending)] }
     }
 }
