@@ -107,7 +107,8 @@ private final class Inventory: Object {
 struct MapKeyValueCodingTests {
     @Test("value(forKey:) reads an entry and setValue(_:forKey:) converts, writes and removes entries")
     func stringKeyedAccess() throws {
-        let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString, objectTypes: [Inventory.self]))
+        let configuration = Realm.Configuration(inMemoryIdentifier: UUID().uuidString, objectTypes: [Inventory.self])
+        let realm = try Realm(configuration: configuration)
         let inventory = Inventory()
         try realm.write {
             realm.add(inventory)

@@ -188,6 +188,7 @@ extension RealmCollection {
         precondition(!(Element.self is ObjectBase.Type),
                      "Objects cannot be sorted by their own value: section \(Element.self) objects with "
                      + "sectioned(by:sortDescriptors:) or by a key path")
-        return SectionedResults(results: sortedByValue(ascending: ascending), keyPathName: nil, sectionKey: sectionBlock)
+        let sorted = sortedByValue(ascending: ascending)
+        return SectionedResults(results: sorted, keyPathName: nil, sectionKey: sectionBlock)
     }
 }
