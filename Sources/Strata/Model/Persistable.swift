@@ -124,7 +124,7 @@ public struct _WriteContext {
 /// The requirements are implementation details (their names start with `_rlm`); conform through
 /// ``PersistableEnum``, ``CustomPersistable`` or ``FailableCustomPersistable`` instead.
 ///
-/// Generic code can constrain on ``PersistedType`` as in Realm Swift:
+/// Generic code can constrain on `PersistedType` as in Realm Swift:
 /// `func total<T: _Persistable>(_ values: List<T>) -> T where T.PersistedType: AddableType`.
 public protocol _Persistable: _RealmSchemaDiscoverable {
     /// The type the value is stored as: `Self` for the types Realm stores directly, the raw

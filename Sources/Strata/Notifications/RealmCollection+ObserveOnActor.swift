@@ -66,7 +66,7 @@ func registerHandedOverObserver<Value: ThreadConfined, A: Actor>(
 extension RealmCollection where Element: ObjectBase {
     /// Registers a block that runs isolated to `actor` with the collection's changes, key paths
     /// given as Swift key paths (`[\Dog.name, \.owner?.name]`), as Realm Swift's
-    /// `observe(keyPaths:on:_:)` for actors; see ``RealmCollection/observe(keyPaths:on:_isolation:_:)``.
+    /// `observe(keyPaths:on:_:)` for actors; see the string key paths variant.
     ///
     /// - Returns: A token; keep it for as long as you want notifications.
     public func observe<A: Actor>(

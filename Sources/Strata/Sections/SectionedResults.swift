@@ -179,7 +179,7 @@ extension RealmCollection {
     /// Values sorted and grouped into sections by the key `sectionBlock` returns for each, as
     /// Realm Swift's: for collections of primitives and their optionals, in generic code too.
     ///
-    /// Objects have no order of their own: section them with ``sectioned(by:sortDescriptors:)``
+    /// Objects have no order of their own: section them with `sectioned(by:sortDescriptors:)`
     /// or by a key path; here they trap.
     ///
     /// - Complexity: O(1) to create; O(n log n) when read.
