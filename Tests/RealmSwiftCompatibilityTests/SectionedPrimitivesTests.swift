@@ -37,3 +37,29 @@ struct SectionedPrimitivesTests {
         #expect(smallest[0][0] == nil)
     }
 }
+
+private final class Bird: Object {
+    @Persisted var name: String
+}
+
+private final class BirdInitial: Projection<Bird> {
+    @Projected(\Bird.name) var title: String
+}
+
+@Suite("SectionedResults over projections")
+struct SectionedProjectionsTests {
+    @Test("projections section by a projected key path or a block, sorted on their root objects")
+    func projections() throws {
+        let realm = try Realm(configuration: .init(inMemoryIdentifier: UUID().uuidString, objectTypes: [Bird.self]))
+        try realm.write {
+            for name in ["crow", "auk", "crane", "avocet", "bittern"] { realm.add(Bird(value: ["name": name])) }
+        }
+        let views = realm.objects(BirdInitial.self)
+        let byTitle = views.sectioned(by: \.title, ascending: false)
+        #expect(byTitle.map(\.key) == ["crow", "crane", "bittern", "avocet", "auk"])
+        let byInitial = views.sectioned(by: { String($0.title.prefix(1)) },
+                                        sortDescriptors: [SortDescriptor(keyPath: "name")])
+        #expect(byInitial.map(\.key) == ["a", "b", "c"])
+        #expect(byInitial[0].map(\.title) == ["auk", "avocet"])
+    }
+}
