@@ -347,13 +347,16 @@ extension Decimal128 {
     /// Converts a value of one of the supported types, as Realm Swift's `Decimal128(value:)`.
     ///
     /// Accepted: `Decimal128`, any `BinaryInteger`, `Double`, `Float`, `String` or `Substring`
-    /// (parsed as ``init(string:)``), `Decimal` and `NSNumber`. Passing any other type, or a
-    /// string that does not parse, is a programmer error and aborts, as in Realm Swift.
+    /// (parsed as ``init(string:)``), `Decimal` and `NSNumber`; `NSNull` gives a NaN (a
+    /// signaling one, so ``isNaN``, ``isSignaling`` and ``isSignalingNaN`` all hold, as Realm
+    /// Swift answers for it). Passing any other type, or a string that does not parse, is a
+    /// programmer error and aborts, as in Realm Swift.
     ///
     /// - Parameter value: The value to convert.
     public init(value: Any) {
         switch value {
         case let decimal as Decimal128: self = decimal
+        case is NSNull: self.init(bid: (low: 0, high: Self.nanMask | Self.signalingBit))
         case let int as Int: self.init(int)
         case let integer as any BinaryInteger: self.init(integer)
         case let double as Double: self.init(double)

@@ -11,8 +11,9 @@ import Foundation
 /// whenever the result fits in 34 digits and is otherwise rounded half-to-even; results too large
 /// for the format become ±infinity and results too small lose digits down to zero.
 ///
-/// A value remembers its exponent, so `1.0` and `1.00` print differently (``stringValue``) and
-/// have different ``bid`` bits, yet compare equal with `==` and hash alike.
+/// A value remembers its exponent, so `1.0` and `1.00` have different ``bid`` bits (and
+/// ``scientificString`` texts), yet compare equal with `==`, hash alike and print alike
+/// (``stringValue``, as Realm prints it: `1`).
 ///
 /// ```swift
 /// let price: Decimal128 = "19.99"
@@ -423,7 +424,10 @@ extension Decimal128: Codable {
         }
     }
 
-    /// Encodes the value as its ``stringValue``, which round-trips exactly.
+    /// Encodes the value as its ``stringValue`` (`"1.5E2"`, `"12.5"`), as Realm Swift does.
+    ///
+    /// The text decodes to an equal value; trailing zeros (the exponent a value remembers) are
+    /// not kept, as in Realm.
     ///
     /// - Parameter encoder: The encoder to write to.
     /// - Throws: Whatever the encoder throws when it cannot encode a string.

@@ -173,7 +173,10 @@ struct NodeCacheTests {
                     }
                     model[id] = round
                     let dirty = try #require(store.cacheUsage).dirtyBytes
-                    #expect(dirty <= limit + Self.largestLeaf * 4, "round \(round): \(dirty) bytes of changed leaves")
+                    // Past the limit a checkpoint starts and the writer goes on while it writes,
+                    // until twice the limit, where it waits: how far past the limit it gets
+                    // depends on how fast the checkpoint runs (a loaded machine: further).
+                    #expect(dirty <= 2 * limit + Self.largestLeaf * 4, "round \(round): \(dirty) bytes of changed leaves")
                 }
                 store.backgroundCheckpoints.waitUntilIdle()
                 #expect(store.statistics.lastCheckpointError == nil)

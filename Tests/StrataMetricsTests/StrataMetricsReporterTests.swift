@@ -56,8 +56,12 @@ struct StrataMetricsReporterTests {
             let realm = try Realm(configuration: configuration)
             try realm.write { realm.add(MetricsItem(value: [1])) }
             let reporter = StrataMetricsReporter(configuration: configuration, factory: metrics)
+            // The timer runs on a loop thread of its own: on the cooperative pool (two threads on
+            // two cores) it could wait minutes behind the other suites' blocking tests.
+            let loop = try LibUVEventLoop.startThread(name: "metrics-timer")
+            defer { loop.shutdownAndWait() }
             let finished = DispatchSemaphore(value: 0)
-            let task = Task {
+            let task = Task(executorPreference: loop) {
                 await reporter.run(every: .milliseconds(5))
                 finished.signal()
             }

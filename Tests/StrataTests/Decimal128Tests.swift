@@ -23,17 +23,16 @@ struct Decimal128Tests {
         ("+INFINITY", "Infinity"), ("-inf", "-Infinity"),
     ]
 
-    @Test("Parsing then printing gives the to-scientific-string form", arguments: printed)
+    @Test("Parsing then printing scientificString gives the to-scientific-string form", arguments: printed)
     func parsesAndPrints(input: String, expected: String) throws {
         let value = try Decimal128(string: input)
-        #expect(value.stringValue == expected)
-        #expect(value.description == expected)
+        #expect(value.scientificString == expected)
     }
 
     @Test("Printed text parses back to identical bits", arguments: printed)
     func printedTextRoundTrips(input: String, expected: String) throws {
         let value = try Decimal128(string: input)
-        let reparsed = try Decimal128(string: value.stringValue)
+        let reparsed = try Decimal128(string: value.scientificString)
         #expect(reparsed.bid == value.bid)
     }
 
@@ -47,7 +46,7 @@ struct Decimal128Tests {
             ("0.99999999999999999999999999999999995", "1.000000000000000000000000000000000"),
         ])
     func parsingRounds(input: String, expected: String) throws {
-        #expect(try Decimal128(string: input).stringValue == expected)
+        #expect(try Decimal128(string: input).scientificString == expected)
     }
 
     @Test(
@@ -66,7 +65,7 @@ struct Decimal128Tests {
     @Test("The failable initializer parses valid strings")
     func failableInitializer() {
         let text = "2.50"
-        #expect(Decimal128(text)?.stringValue == "2.50")
+        #expect(Decimal128(text)?.scientificString == "2.50")
     }
 
     // MARK: - Encoding
@@ -92,7 +91,7 @@ struct Decimal128Tests {
         let value = try Decimal128(string: text)
         #expect(value.bid.low == low)
         #expect(value.bid.high == high)
-        #expect(Decimal128(bid: (low: low, high: high)).stringValue == value.stringValue)
+        #expect(Decimal128(bid: (low: low, high: high)).scientificString == value.scientificString)
     }
 
     @Test("init() and integer conversions give exponent 0")
@@ -100,8 +99,8 @@ struct Decimal128Tests {
         #expect(Decimal128().bid == (low: 0, high: 0x3040_0000_0000_0000))
         #expect(Decimal128(1).bid == (low: 1, high: 0x3040_0000_0000_0000))
         #expect(Decimal128(-1).bid == (low: 1, high: 0xB040_0000_0000_0000))
-        #expect(Decimal128(Int.min).stringValue == "-9223372036854775808")
-        #expect(Decimal128(UInt64.max).stringValue == "18446744073709551615")
+        #expect(Decimal128(Int.min).scientificString == "-9223372036854775808")
+        #expect(Decimal128(UInt64.max).scientificString == "18446744073709551615")
         let literal: Decimal128 = 42
         #expect(literal.bid == (low: 42, high: 0x3040_0000_0000_0000))
     }
@@ -130,7 +129,7 @@ struct Decimal128Tests {
         let sum = try Decimal128(string: "0.1") + Decimal128(string: "0.2")
         #expect(sum == Decimal128("0.3"))
         #expect(sum.bid == Decimal128("0.3").bid)
-        #expect(sum.stringValue == "0.3")
+        #expect(sum.scientificString == "0.3")
         let literals: Decimal128 = 0.1
         #expect(literals + 0.2 == 0.3)
     }
@@ -152,42 +151,42 @@ struct Decimal128Tests {
             case "*": a * b
             default: a / b
             }
-        #expect(result.stringValue == expected)
+        #expect(result.scientificString == expected)
     }
 
     @Test("Inexact quotients have 34 digits, rounded half-to-even")
     func inexactDivision() {
         let one: Decimal128 = 1
-        #expect((one / 3).stringValue == "0.3333333333333333333333333333333333")
-        #expect((Decimal128(2) / 3).stringValue == "0.6666666666666666666666666666666667")
-        #expect((one / 3 * 3).stringValue == "0.9999999999999999999999999999999999")
-        #expect((one / 7).stringValue == "0.1428571428571428571428571428571429")
-        #expect((Decimal128(-1) / 3).stringValue == "-0.3333333333333333333333333333333333")
+        #expect((one / 3).scientificString == "0.3333333333333333333333333333333333")
+        #expect((Decimal128(2) / 3).scientificString == "0.6666666666666666666666666666666667")
+        #expect((one / 3 * 3).scientificString == "0.9999999999999999999999999999999999")
+        #expect((one / 7).scientificString == "0.1428571428571428571428571428571429")
+        #expect((Decimal128(-1) / 3).scientificString == "-0.3333333333333333333333333333333333")
     }
 
     @Test("Sums that need a 35th digit round half-to-even")
     func halfEvenAddition() throws {
         let big = try Decimal128(string: "1E+34")
-        #expect((big + 5).stringValue == "1.000000000000000000000000000000000E+34")  // tie, keep even 0
-        #expect((big + 15).stringValue == "1.000000000000000000000000000000002E+34")  // tie, 1 → 2
-        #expect((big + 25).stringValue == "1.000000000000000000000000000000002E+34")  // tie, keep even 2
-        #expect((big + 26).stringValue == "1.000000000000000000000000000000003E+34")
-        #expect(try (big + Decimal128(string: "5.0000001")).stringValue == "1.000000000000000000000000000000001E+34")
-        #expect((big - 5).stringValue == "9999999999999999999999999999999995")  // fits exactly
+        #expect((big + 5).scientificString == "1.000000000000000000000000000000000E+34")  // tie, keep even 0
+        #expect((big + 15).scientificString == "1.000000000000000000000000000000002E+34")  // tie, 1 → 2
+        #expect((big + 25).scientificString == "1.000000000000000000000000000000002E+34")  // tie, keep even 2
+        #expect((big + 26).scientificString == "1.000000000000000000000000000000003E+34")
+        #expect(try (big + Decimal128(string: "5.0000001")).scientificString == "1.000000000000000000000000000000001E+34")
+        #expect((big - 5).scientificString == "9999999999999999999999999999999995")  // fits exactly
     }
 
     @Test("Operands with far-apart exponents round correctly")
     func farApartOperands() throws {
         let huge = try Decimal128(string: "1E+100")
         let tiny = try Decimal128(string: "1E-100")
-        #expect((huge + tiny).stringValue == "1.000000000000000000000000000000000E+100")
-        #expect((huge - tiny).stringValue == "1.000000000000000000000000000000000E+100")
-        #expect((tiny - huge).stringValue == "-1.000000000000000000000000000000000E+100")
+        #expect((huge + tiny).scientificString == "1.000000000000000000000000000000000E+100")
+        #expect((huge - tiny).scientificString == "1.000000000000000000000000000000000E+100")
+        #expect((tiny - huge).scientificString == "-1.000000000000000000000000000000000E+100")
         let one: Decimal128 = 1
-        #expect(try (one - Decimal128(string: "6E-35")).stringValue == "0.9999999999999999999999999999999999")
-        #expect(try (one - Decimal128(string: "6E-80")).stringValue == "1.000000000000000000000000000000000")
+        #expect(try (one - Decimal128(string: "6E-35")).scientificString == "0.9999999999999999999999999999999999")
+        #expect(try (one - Decimal128(string: "6E-80")).scientificString == "1.000000000000000000000000000000000")
         #expect(
-            try (Decimal128(string: "1E+34") + Decimal128(string: "5E-50")).stringValue
+            try (Decimal128(string: "1E+34") + Decimal128(string: "5E-50")).scientificString
                 == "1.000000000000000000000000000000000E+34")
     }
 
@@ -198,15 +197,15 @@ struct Decimal128Tests {
         #expect(Decimal128.min - Decimal128.max == -Decimal128.infinity)
         #expect(try Decimal128.max / Decimal128(string: "0.1") == .infinity)
         let smallest = try Decimal128(string: "1E-6176")
-        #expect((smallest / 10).stringValue == "0E-6176")
-        #expect(try (smallest * Decimal128(string: "0.5")).stringValue == "0E-6176")  // tie rounds to even 0
-        #expect(try (Decimal128(string: "3E-6176") / 2).stringValue == "2E-6176")  // tie rounds to even 2
+        #expect((smallest / 10).scientificString == "0E-6176")
+        #expect(try (smallest * Decimal128(string: "0.5")).scientificString == "0E-6176")  // tie rounds to even 0
+        #expect(try (Decimal128(string: "3E-6176") / 2).scientificString == "2E-6176")  // tie rounds to even 2
     }
 
     @Test("min and max are the extreme finite values")
     func extremes() {
-        #expect(Decimal128.max.stringValue == "9.999999999999999999999999999999999E+6144")
-        #expect(Decimal128.min.stringValue == "-9.999999999999999999999999999999999E+6144")
+        #expect(Decimal128.max.scientificString == "9.999999999999999999999999999999999E+6144")
+        #expect(Decimal128.min.scientificString == "-9.999999999999999999999999999999999E+6144")
         #expect(Decimal128.maximumDecimalNumber == .max)
         #expect(Decimal128.minimumDecimalNumber == .min)
         #expect(Decimal128.min < Decimal128.max)
@@ -219,15 +218,15 @@ struct Decimal128Tests {
         x -= "0.5"
         x *= 2
         x /= 4
-        #expect(x.stringValue == "5.5")
-        #expect((-x).stringValue == "-5.5")
+        #expect(x.scientificString == "5.5")
+        #expect((-x).scientificString == "-5.5")
         x.negate()
-        #expect(x.stringValue == "-5.5")
-        #expect(x.magnitude.stringValue == "5.5")
-        #expect(try Decimal128(string: "-1.50").magnitude.stringValue == "1.50")
-        #expect((-Decimal128(0)).stringValue == "-0")
+        #expect(x.scientificString == "-5.5")
+        #expect(x.magnitude.scientificString == "5.5")
+        #expect(try Decimal128(string: "-1.50").magnitude.scientificString == "1.50")
+        #expect((-Decimal128(0)).scientificString == "-0")
         #expect(x.distance(to: 0) == 5.5)
-        #expect(x.advanced(by: 1).stringValue == "-4.5")
+        #expect(x.advanced(by: 1).scientificString == "-4.5")
     }
 
     // MARK: - Comparison and hashing
@@ -278,7 +277,7 @@ struct Decimal128Tests {
         #expect(signaling.isSignaling && signaling.isSignalingNaN && signaling.isNaN)
         #expect((signaling + 1).isNaN && !(signaling + 1).isSignaling)
         #expect((Decimal128(1) + nan).isNaN)
-        #expect(try Decimal128(string: "-NaN7").magnitude.stringValue == "NaN7")
+        #expect(try Decimal128(string: "-NaN7").magnitude.scientificString == "NaN7")
     }
 
     @Test("Infinity arithmetic follows IEEE 754")
@@ -307,7 +306,7 @@ struct Decimal128Tests {
         ].map { try Decimal128(string: $0) }
         let shuffled = expected.shuffled()
         let sorted = shuffled.sorted { !$1.isTotallyOrdered(belowOrEqualTo: $0) }
-        #expect(sorted.map(\.stringValue) == expected.map(\.stringValue))
+        #expect(sorted.map(\.scientificString) == expected.map(\.scientificString))
         for value in expected { #expect(value.isTotallyOrdered(belowOrEqualTo: value)) }
     }
 
@@ -322,29 +321,29 @@ struct Decimal128Tests {
             (Double.greatestFiniteMagnitude, "1.79769313486232E+308"), (Double.infinity, "Infinity"),
         ])
     func doubleConversion(double: Double, expected: String) {
-        #expect(Decimal128(double).stringValue == expected)
+        #expect(Decimal128(double).scientificString == expected)
     }
 
     @Test("Other number types and untyped values convert")
     func otherConversions() throws {
         #expect(Decimal128(Double.nan).isNaN)
-        #expect(Decimal128(Float(0.1)).stringValue == "0.1")
-        #expect(Decimal128(Int8(-5)).stringValue == "-5")
-        #expect(Decimal128(exactly: UInt64.max)?.stringValue == "18446744073709551615")
+        #expect(Decimal128(Float(0.1)).scientificString == "0.1")
+        #expect(Decimal128(Int8(-5)).scientificString == "-5")
+        #expect(Decimal128(exactly: UInt64.max)?.scientificString == "18446744073709551615")
         let tenToThe38 = UInt128(10_000_000_000_000_000_000) * UInt128(10_000_000_000_000_000_000)
-        #expect(Decimal128(exactly: tenToThe38)?.stringValue == "1.000000000000000000000000000000000E+38")
+        #expect(Decimal128(exactly: tenToThe38)?.scientificString == "1.000000000000000000000000000000000E+38")
         #expect(Decimal128(exactly: tenToThe38 + 1) == nil)
-        #expect(Decimal128(tenToThe38 + 1).stringValue == "1.000000000000000000000000000000000E+38")
-        #expect(Decimal128(number: NSNumber(value: 2.5)).stringValue == "2.5")
-        #expect(Decimal128(number: NSNumber(value: 7)).stringValue == "7")
-        #expect(Decimal128(number: NSNumber(value: UInt64.max)).stringValue == "18446744073709551615")
-        #expect(Decimal128(value: 3).stringValue == "3")
-        #expect(Decimal128(value: UInt16(9)).stringValue == "9")
-        #expect(Decimal128(value: 0.25).stringValue == "0.25")
-        #expect(Decimal128(value: "1E+3").stringValue == "1E+3")
-        #expect(Decimal128(value: Decimal(string: "12.345")!).stringValue == "12.345")
-        #expect(Decimal128(value: NSNumber(value: 4)).stringValue == "4")
-        #expect(Decimal128(value: Decimal128(8)).stringValue == "8")
+        #expect(Decimal128(tenToThe38 + 1).scientificString == "1.000000000000000000000000000000000E+38")
+        #expect(Decimal128(number: NSNumber(value: 2.5)).scientificString == "2.5")
+        #expect(Decimal128(number: NSNumber(value: 7)).scientificString == "7")
+        #expect(Decimal128(number: NSNumber(value: UInt64.max)).scientificString == "18446744073709551615")
+        #expect(Decimal128(value: 3).scientificString == "3")
+        #expect(Decimal128(value: UInt16(9)).scientificString == "9")
+        #expect(Decimal128(value: 0.25).scientificString == "0.25")
+        #expect(Decimal128(value: "1E+3").scientificString == "1E+3")
+        #expect(Decimal128(value: Decimal(string: "12.345")!).scientificString == "12.345")
+        #expect(Decimal128(value: NSNumber(value: 4)).scientificString == "4")
+        #expect(Decimal128(value: Decimal128(8)).scientificString == "8")
     }
 
     @Test("doubleValue and decimalValue convert back")
@@ -359,19 +358,21 @@ struct Decimal128Tests {
         #expect(Decimal128.max.decimalValue.isNaN)
     }
 
-    @Test("Codable round trip keeps the exact bits")
+    @Test("Codable writes Realm's text and reads back equal values")
     func codableRoundTrip() throws {
         let values = try [
             "1.5", "-0.001", "1E+10", "1.00", "NaN", "-Infinity", "9.999999999999999999999999999999999E+6144",
         ]
         .map { try Decimal128(string: $0) }
         let data = try JSONEncoder().encode(values)
-        #expect(String(decoding: data, as: UTF8.self).contains("\"1.00\""))
+        #expect(String(decoding: data, as: UTF8.self)
+            == #"["1.5","-1E-3","1E10","1","NaN","-Inf","9.999999999999999999999999999999999E6144"]"#)
         let decoded = try JSONDecoder().decode([Decimal128].self, from: data)
-        #expect(decoded.map { $0.bid.low } == values.map { $0.bid.low })
-        #expect(decoded.map { $0.bid.high } == values.map { $0.bid.high })
+        for (read, written) in zip(decoded, values) {
+            #expect(read == written || (read.isNaN && written.isNaN))
+        }
         let numbers = try JSONDecoder().decode([Decimal128].self, from: Data("[5, 1.5, \"2.50\"]".utf8))
-        #expect(numbers.map(\.stringValue) == ["5", "1.5", "2.50"])
+        #expect(numbers.map(\.scientificString) == ["5", "1.5", "2.50"])
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([Decimal128].self, from: Data("[\"x\"]".utf8)) }
         #expect(throws: DecodingError.self) { try JSONDecoder().decode([Decimal128].self, from: Data("[true]".utf8)) }
     }

@@ -42,8 +42,9 @@ struct InputConversionTests {
         }
         // The edges that still fit are kept exactly.
         #expect(Timestamp(Date(timeIntervalSince1970: -9_223_372_036_854_775_808.0)) == Timestamp(seconds: .min))
-        #expect(Timestamp(Date(timeIntervalSince1970: 9_223_372_036_854_774_784.0))
-                == Timestamp(seconds: 9_223_372_036_854_774_784))
+        // A Date counts from 2001: the last double before 2^63 - 978,307,200 seconds from then.
+        #expect(Timestamp(Date(timeIntervalSinceReferenceDate: 9_223_372_035_876_467_712.0))
+                == Timestamp(seconds: 9_223_372_036_854_774_912))
         #expect(Timestamp(Date(timeIntervalSince1970: -1.5)) == Timestamp(seconds: -2, nanoseconds: 500_000_000))
         for date in [Date.distantFuture, .distantPast, Date(timeIntervalSince1970: 1_700_000_000.25)] {
             #expect(Date(Timestamp(date)) == date)

@@ -187,7 +187,8 @@ struct QueryTableTests {
         #expect(pets.sorted(by: \.name).first?.name == "Daisy")
         #expect(pets.distinct(by: ["kind"]).map(\.id) == [1, 2, 3])
         #expect(pets.filter("TRUEPREDICATE SORT(age DESC) LIMIT(2)").map(\.id) == [6, 5])
-        #expect(pets.filter("TRUEPREDICATE DISTINCT(owner.name)").count == 3)
+        // Pet 6 has no owner: a distinct key path through a nil link drops it, as in Realm.
+        #expect(pets.filter("TRUEPREDICATE DISTINCT(owner.name)").map(\.id) == [1, 4])
         let minimum: Int? = pets.min(ofProperty: "age")
         let maximum: Double? = pets.max(ofProperty: "weight")
         let total: Int = pets.sum(ofProperty: "age")
@@ -200,6 +201,17 @@ struct QueryTableTests {
         #expect(pets.min(of: \.age) == 1 && pets.sum(of: \.age) == 21)
         #expect(pets.index(matching: { $0.name == "Molly" }) == 2)
         #expect(pets.index(matching: "name == $0", "Sunny") == 4)
+    }
+
+    @Test("distinct(by:) through a link drops the objects whose link is nil, as Realm does")
+    func distinctThroughNilLink() throws {
+        let realm = try Self.makeRealm()
+        let pets = realm.objects(QTPet.self)
+        #expect(pets.distinct(by: ["owner.name"]).map(\.id) == [1, 4])
+        #expect(pets.distinct(by: [\QTPet.owner?.name]).map(\.id) == [1, 4])
+        #expect(pets.distinct(by: ["owner.city"]).map(\.id) == [1, 4])
+        #expect(pets.distinct(by: ["owner"]).map(\.id) == [1, 4, 6])
+        #expect(pets.sorted(byKeyPath: "id", ascending: false).distinct(by: ["owner.name"]).map(\.id) == [5, 3])
     }
 
     @Test("collection queries: lists, linking objects, primitives, maps")

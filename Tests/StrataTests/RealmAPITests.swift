@@ -772,6 +772,45 @@ struct RealmAPITests {
         #expect(realm.objects(APIDog.self).count == 2)
     }
 
+    @Test("objects and collections read before invalidate() stay invalidated after the Realm reads again")
+    func invalidateIsForGood() throws {
+        let realm = try apiMemoryRealm()
+        try realm.write { realm.add(APIPerson(value: ["id": 1, "dogs": [["name": "a"]]] as [String: Any])) }
+        let person = realm.objects(APIPerson.self)[0]
+        let dogs = person.dogs
+        #expect(!person.isInvalidated && !dogs.isInvalidated)
+        realm.invalidate()
+        try realm.write { realm.add(APIDog(value: ["name": "b"])) }
+        #expect(realm.objects(APIDog.self).count == 2)
+        #expect(person.isInvalidated)
+        #expect(dogs.isInvalidated)
+        let again = try #require(realm.object(ofType: APIPerson.self, forPrimaryKey: 1))
+        #expect(!again.isInvalidated && again.dogs.count == 1)
+    }
+
+    @Test("reading an object read before invalidate() traps, as in Realm")
+    func readAfterInvalidateTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let realm = try apiMemoryRealm()
+            try realm.write { realm.add(APIDog(value: ["name": "a"])) }
+            let dog = realm.objects(APIDog.self)[0]
+            _ = dog.name
+            realm.invalidate()
+            _ = dog.name
+        }
+    }
+
+    @Test("setting a property of an object read before invalidate() traps, also inside a later write")
+    func writeAfterInvalidateTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let realm = try apiMemoryRealm()
+            try realm.write { realm.add(APIDog(value: ["name": "a"])) }
+            let dog = realm.objects(APIDog.self)[0]
+            realm.invalidate()
+            try realm.write { dog.name = "b" }
+        }
+    }
+
     @Test("isEmpty is true for a new Realm and after deleteAll, false with objects")
     func isEmpty() throws {
         let realm = try apiMemoryRealm()

@@ -14,6 +14,9 @@ struct CollectionLocation {
     let object: ObjectKey
     let column: Int
     var path: [NestedKey] = []
+    /// The Realm's ``RealmState/invalidations`` when the collection was read: once
+    /// ``Realm/invalidate()`` counts past it, the collection stays invalidated, as its owner does.
+    let epoch: UInt32
 
     init(_ context: _ReadContext) {
         realm = context.realm
@@ -21,7 +24,11 @@ struct CollectionLocation {
         object = context.object
         column = context.column
         path = context.path
+        epoch = realm.state.invalidations
     }
+
+    /// Whether the Realm was invalidated since the collection was read.
+    var isStale: Bool { epoch != realm.state.invalidations }
 
     /// The context for reading the element at `step` of this collection.
     func elementContext(_ step: NestedKey) -> _ReadContext {
@@ -34,7 +41,7 @@ struct CollectionLocation {
     /// object was deleted (Realm: "Object has been deleted or invalidated.").
     var value: StrataEngine.Value {
         realm.verifyThread()
-        guard let top = realm.readSnapshot.table(table)?.value(of: object, column: column) else {
+        guard !isStale, let top = realm.readSnapshot.table(table)?.value(of: object, column: column) else {
             if case .failed = realm.writeState { return .null }
             preconditionFailure("Object has been deleted or invalidated.")
         }
@@ -42,7 +49,7 @@ struct CollectionLocation {
     }
 
     /// Whether the owning object still exists.
-    var exists: Bool { realm.readSnapshot.table(table)?.contains(object) == true && value != .null }
+    var exists: Bool { !isStale && realm.readSnapshot.table(table)?.contains(object) == true && value != .null }
 
     /// Applies a mutation: with `granular` as engine collection instructions for a top-level
     /// collection property, otherwise by rewriting the whole top-level value with `whole`.

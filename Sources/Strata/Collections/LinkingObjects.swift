@@ -43,7 +43,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     /// Whether the owner was deleted or its Realm invalidated.
     public var isInvalidated: Bool {
         guard let location else { return false }
-        return location.realm.readSnapshot.table(location.table)?.contains(location.object) != true
+        return location.isStale || location.realm.readSnapshot.table(location.table)?.contains(location.object) != true
     }
 
     /// The linking objects' keys, ascending, each once: found once per version and write

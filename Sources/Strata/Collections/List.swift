@@ -10,7 +10,9 @@ import StrataEngine
 public final class List<Element: RealmCollectionValue>: RandomAccessCollection, MutableCollection,
     RangeReplaceableCollection, CustomStringConvertible {
     private var unmanaged: [Element]
-    let location: CollectionLocation?
+    /// Where the managed collection lives; nil while unmanaged. Set once more when the unmanaged
+    /// object holding this collection is added to a Realm (see ``ManagedInPlace``).
+    private(set) var location: CollectionLocation?
     /// Set on the placeholder a traced object's property returns, so `projectTo` can go on
     /// tracing into the elements.
     var tracer: KeyPathTracer?
@@ -87,10 +89,11 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
         return RLMIterator(stored: storedElements, of: location)
     }
 
-    /// The index of the first element equal to `object`, as Realm's `index(of:)`.
+    /// The index of the first element equal to `object`, as Realm's `index(of:)`: for Realm
+    /// objects, the same object (compared by table and key).
     ///
     /// - Complexity: O(n).
-    public func index(of object: Element) -> Int? { firstIndex(of: object) }
+    public func index(of object: Element) -> Int? { firstIndex(ofObjectOrValue: object) }
 
     public var description: String { "List<\(Element.self)> \(Array(self))" }
 
@@ -209,11 +212,11 @@ extension List: _Persistable {
         .list(map { $0._rlmToStored(context) })
     }
 
-    /// A new unmanaged list from an array or another list (its elements copied; embedded objects
-    /// copied too, so the copy owns its own).
+    /// A new unmanaged list from an array or any other sequence (another list, a `Results`, a
+    /// `MutableSet`, `LinkingObjects`), its elements copied; embedded objects are copied too, so
+    /// the copy owns its own. Nil when `value` is not a sequence of this list's elements.
     public static func _rlmFromAny(_ value: Any) -> Self? {
-        if let list = value as? Self { return _rlmFromAny(Array(list) as [Any]) }
-        guard let array = value as? [Any] else { return nil }
+        guard let array = LooseSequence.elements(of: value) else { return nil }
         let list = Self()
         for element in array {
             guard let typed = Element._rlmFromAny(element) else { return nil }
@@ -228,4 +231,12 @@ extension List: Equatable, Hashable {
     public static func == (lhs: List, rhs: List) -> Bool { CollectionIdentity.equal(lhs, lhs.location, rhs, rhs.location) }
 
     public func hash(into hasher: inout Hasher) { CollectionIdentity.hash(self, location, into: &hasher) }
+}
+
+extension List: ManagedInPlace {
+    func becomeManaged(_ context: _ReadContext) {
+        guard location == nil else { return }
+        location = CollectionLocation(context)
+        unmanaged = []
+    }
 }

@@ -32,7 +32,9 @@ public struct SingleMapEntry<Key: _MapKey, Value: RealmCollectionValue>: Hashabl
 public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, CustomStringConvertible {
     /// An unmanaged map's entries, keyed by the keys' bytes as a managed map is.
     private var unmanaged: [ByteKey: Value]
-    let location: CollectionLocation?
+    /// Where the managed collection lives; nil while unmanaged. Set once more when the unmanaged
+    /// object holding this collection is added to a Realm (see ``ManagedInPlace``).
+    private(set) var location: CollectionLocation?
 
     /// Creates an empty, unmanaged map.
     public init() {
@@ -232,4 +234,12 @@ extension Map: Equatable, Hashable {
     public static func == (lhs: Map, rhs: Map) -> Bool { CollectionIdentity.equal(lhs, lhs.location, rhs, rhs.location) }
 
     public func hash(into hasher: inout Hasher) { CollectionIdentity.hash(self, location, into: &hasher) }
+}
+
+extension Map: ManagedInPlace {
+    func becomeManaged(_ context: _ReadContext) {
+        guard location == nil else { return }
+        location = CollectionLocation(context)
+        unmanaged = [:]
+    }
 }

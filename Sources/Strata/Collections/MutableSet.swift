@@ -7,7 +7,9 @@ import StrataEngine
 /// strings); unmanaged, in insertion order. Mutations need a write transaction when managed.
 public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollection, CustomStringConvertible {
     private var unmanaged: [Element]
-    let location: CollectionLocation?
+    /// Where the managed collection lives; nil while unmanaged. Set once more when the unmanaged
+    /// object holding this collection is added to a Realm (see ``ManagedInPlace``).
+    private(set) var location: CollectionLocation?
     /// Set on the placeholder a traced object's property returns, so `projectTo` can go on
     /// tracing into the elements.
     var tracer: KeyPathTracer?
@@ -156,9 +158,11 @@ extension MutableSet: _Persistable {
         .set(map { $0._rlmToStored(context) })
     }
 
+    /// A new unmanaged set from an array or any other sequence (another set, a `Results`, a
+    /// `List`, `LinkingObjects`), its elements copied; nil when `value` is not a sequence of this
+    /// set's elements.
     public static func _rlmFromAny(_ value: Any) -> Self? {
-        if let set = value as? Self { return _rlmFromAny(Array(set) as [Any]) }
-        guard let array = value as? [Any] else { return nil }
+        guard let array = LooseSequence.elements(of: value) else { return nil }
         let set = Self()
         for element in array {
             guard let typed = Element._rlmFromAny(element) else { return nil }
@@ -173,4 +177,12 @@ extension MutableSet: Equatable, Hashable {
     public static func == (lhs: MutableSet, rhs: MutableSet) -> Bool { CollectionIdentity.equal(lhs, lhs.location, rhs, rhs.location) }
 
     public func hash(into hasher: inout Hasher) { CollectionIdentity.hash(self, location, into: &hasher) }
+}
+
+extension MutableSet: ManagedInPlace {
+    func becomeManaged(_ context: _ReadContext) {
+        guard location == nil else { return }
+        location = CollectionLocation(context)
+        unmanaged = []
+    }
 }

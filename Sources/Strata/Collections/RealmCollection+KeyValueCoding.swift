@@ -25,6 +25,10 @@ extension RealmCollection {
     /// - `"@avg.prop"`: the mean (`Double`, or `Decimal128`), nil for no values.
     /// - `"@min.prop"`, `"@max.prop"`: the smallest or largest value (numbers, dates,
     ///   decimals), nil for no values.
+    /// - `"@unionOfObjects.prop"`: the non-nil values of the property (`[Any]`), in order;
+    ///   `"@distinctUnionOfObjects.prop"` each once.
+    /// - `"@unionOfArrays.prop"`, `"@distinctUnionOfArrays.prop"`, `"@distinctUnionOfSets.prop"`:
+    ///   the elements of a to-many property of every element, all of them or each once.
     /// - `"self"` or `"@sum.self"`: the elements themselves, for collections of values.
     /// - `"owner.name"`: a dotted path followed from each element.
     ///
@@ -43,9 +47,13 @@ extension RealmCollection {
             precondition(parts.count == 1, "Invalid key path '\(keyPath)': @count takes no property.")
             return count
         }
+        if parts.count == 2, let union = KeyValueCoding.Union(rawValue: parts[0]) {
+            return KeyValueCoding.union(union, compactMap { elementValue($0, parts[1]) })
+        }
         guard parts.count == 2, let operation = KeyValueCoding.Aggregate(rawValue: parts[0]) else {
-            preconditionFailure("Unsupported collection operator in key path '\(keyPath)': use @count, @sum, "
-                                + "@avg, @min or @max followed by a property name.")
+            preconditionFailure("Unsupported collection operator in key path '\(keyPath)': use @count, or @sum, "
+                                + "@avg, @min, @max, @unionOfObjects, @distinctUnionOfObjects, @unionOfArrays, "
+                                + "@distinctUnionOfArrays or @distinctUnionOfSets followed by a property name.")
         }
         let values = compactMap { elementValue($0, parts[1]) }
         return KeyValueCoding.aggregate(operation, values, keyPath: keyPath)

@@ -18,10 +18,11 @@ where Index == Int, Element: RealmCollectionValue {
 }
 
 extension RealmCollection {
-    /// The index of the first element equal to `object`.
+    /// The index of the first element equal to `object`: for Realm objects, the same object
+    /// (compared by table and key, so another accessor of it is found), as Realm's `index(of:)`.
     ///
     /// - Complexity: O(n).
-    public func index(of object: Element) -> Int? { firstIndex(of: object) }
+    public func index(of object: Element) -> Int? { firstIndex(ofObjectOrValue: object) }
 
     /// The elements at `indexes`.
     public func objects(at indexes: IndexSet) -> [Element] { indexes.map { self[$0] } }
@@ -87,10 +88,12 @@ extension RealmCollection {
     /// The index of the first element matching a predicate (arguments as in ``filter(_:_:)``),
     /// or nil.
     ///
-    /// Traps, as ``filter(_:_:)`` does, when the predicate or its arguments are malformed.
+    /// Traps, as ``filter(_:_:)`` does, when the predicate or its arguments are malformed. On an
+    /// unmanaged collection of primitives the predicate is evaluated in memory.
     ///
     /// - Complexity: O(n).
     public func index(matching predicateFormat: String, _ args: Any...) -> Int? {
+        if realm == nil { return inMemoryIndex(matching: predicateFormat, arguments: args) }
         let matches: Results<Element>
         do {
             matches = try filter(validating: predicateFormat, arguments: args)
@@ -196,6 +199,8 @@ extension RealmCollection where Element: ObjectBase {
             preconditionFailure("Invalid property name: property '\(property)' not found in object of type "
                                 + "'\(info.className)'")
         }
+        // An unmanaged collection: its objects, unmanaged or not, are read in memory.
+        guard realm != nil else { return inMemoryAggregate(kind, property) }
         let values = compactMap { object -> StrataEngine.Value? in
             guard let handle = object.handle, let index = handle.table.classInfo.propertyIndex[property] else { return nil }
             let column = handle.table.columns[index]

@@ -1,5 +1,6 @@
 // Codable for Realm's collection types, as Realm Swift: a `List` or `MutableSet` codes as an
-// array of its elements, a `Map` as an object keyed by its keys. Decoded collections are
+// array of its elements, a `Map` as an object keyed by its keys. Elements go through the
+// encoder's containers, so its date and data strategies apply to them. Decoded collections are
 // unmanaged; managed ones encode what the Realm holds.
 
 extension List: Decodable where Element: Decodable {
@@ -48,24 +49,19 @@ extension MutableSet: Encodable where Element: Encodable {
     }
 }
 
-/// A coding key made from any string: the keys of a ``Map``.
-private struct MapCodingKey: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
-
 extension Map: Decodable where Value: Decodable {
     /// Decodes an unmanaged map from an object.
+    ///
+    /// The object decodes as a `[String: Value]` dictionary through a single-value container,
+    /// as in Realm Swift, so a decoder's key strategy (`convertFromSnakeCase`) leaves the map's
+    /// keys alone.
     ///
     /// - Parameter decoder: The decoder to read from.
     /// - Throws: `DecodingError` when the value is not an object whose values are `Value`.
     public convenience init(from decoder: any Decoder) throws {
         self.init()
-        let container = try decoder.container(keyedBy: MapCodingKey.self)
-        for key in container.allKeys {
-            updateValue(try container.decode(Value.self, forKey: key), forKey: Key(_rlmKey: key.stringValue))
+        for (key, value) in try decoder.singleValueContainer().decode([String: Value].self) {
+            updateValue(value, forKey: Key(_rlmKey: key))
         }
     }
 }
@@ -73,12 +69,16 @@ extension Map: Decodable where Value: Decodable {
 extension Map: Encodable where Value: Encodable {
     /// Encodes the map as an object.
     ///
+    /// The map encodes as a `[String: Value]` dictionary through a single-value container, as
+    /// in Realm Swift, so an encoder's key strategy (`convertToSnakeCase`) leaves the map's keys
+    /// alone while its value strategies (dates, data) apply.
+    ///
     /// - Parameter encoder: The encoder to write to.
     /// - Throws: Whatever encoding a value throws.
     public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: MapCodingKey.self)
-        for (key, value) in asKeyValueSequence() {
-            try container.encode(value, forKey: MapCodingKey(stringValue: key._rlmKey))
-        }
+        var dictionary = [String: Value](minimumCapacity: count)
+        for (key, value) in asKeyValueSequence() { dictionary[key._rlmKey] = value }
+        var container = encoder.singleValueContainer()
+        try container.encode(dictionary)
     }
 }

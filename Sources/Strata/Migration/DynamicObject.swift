@@ -113,7 +113,7 @@ struct DynamicValueConverter {
         if value is NSNull { return column.collection == .single ? .null : column.emptyValue }
         switch column.collection {
         case .list, .set:
-            let elements = Self.array(value).map { element(element: $0, column) }
+            let elements = (LooseSequence.elements(of: value) ?? []).map { element(element: $0, column) }
             return column.collection == .list ? .list(elements) : .set(elements)
         case .dictionary:
             let map = (value as? [String: Any] ?? [:]).map { ($0.key, element(element: $0.value, column)) }
@@ -122,15 +122,6 @@ struct DynamicValueConverter {
             return element(element: value, column)
         }
     }
-
-    /// The elements of an array, a `List`, a `MutableSet` or any other sequence.
-    private static func array(_ value: Any) -> [Any] {
-        if let array = value as? [Any] { return array }
-        if let sequence = value as? any Sequence { return elements(of: sequence) }
-        return []
-    }
-
-    private static func elements<S: Sequence>(of sequence: S) -> [Any] { sequence.map { $0 } }
 
     private func element(element value: Any, _ column: ColumnSchema) -> StrataEngine.Value {
         switch (column.type, value) {

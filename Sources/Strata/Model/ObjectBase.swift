@@ -139,6 +139,8 @@ open class ObjectBase: CustomStringConvertible {
     /// Writes a managed property (the `@Persisted` setter once its storage is bound).
     @usableFromInline
     final func writeManaged<V: _Persistable>(_ value: V, property: Int) {
+        // As in Realm, an object read before `Realm.invalidate()` is not written, in a write or not.
+        if handle?.isStale == true { preconditionFailure("Object has been deleted or invalidated.") }
         dropCachedRow()
         // Through the bound parts, which the handle holds: calling the handle's method would copy
         // the handle (a retain and a release of the Realm and of the table) on every set.

@@ -40,10 +40,23 @@ struct ObjectHandle {
     /// Changed only when an iteration rebinds an accessor nothing else references (see
     /// `ObjectBase.rebind(to:borrowing:at:)`).
     var key: ObjectKey
+    /// The Realm's ``RealmState/invalidations`` when the handle was made: once ``Realm/invalidate()``
+    /// counts past it, the object stays invalidated, as in Realm, even after the Realm reads again.
+    let epoch: UInt32
+
+    init(realm: Realm, table: TableInfo, key: ObjectKey) {
+        self.realm = realm
+        self.table = table
+        self.key = key
+        epoch = realm.state.invalidations
+    }
+
+    /// Whether the Realm was invalidated since the handle was made.
+    var isStale: Bool { epoch != realm.state.invalidations }
 
     /// Whether the object still exists at the Realm's current version.
     var exists: Bool {
-        !realm.isInvalidated && realm.readSnapshot.table(table.key)?.contains(key) == true
+        !isStale && !realm.isInvalidated && realm.readSnapshot.table(table.key)?.contains(key) == true
     }
 
     func context(column: Int) -> _ReadContext {
@@ -75,6 +88,9 @@ struct ObjectHandle {
         }
         // Frozen objects may be read by several threads at once: no cache writes there.
         if realm.state.isFrozen { return read(property: property, as: V.self) }
+        // A row cached before `Realm.invalidate()` is stale (the invalidation counts as a change),
+        // so an invalidated object's reads all come here.
+        if isStale { preconditionFailure("Object has been deleted or invalidated.") }
         let readKey = realm.state.readKey
         guard let row = realm.readSnapshot.table(table.key)?.row(key) else {
             // Inside a write that a failure cancelled, objects it created are gone until
@@ -90,7 +106,7 @@ struct ObjectHandle {
     func read<V: _Persistable>(property: Int, as type: V.Type) -> V {
         let column = table.columns[property]
         if column < 0 { return V._rlmFromStored(.null, context(column: column)) }
-        guard let value = realm.readSnapshot.table(table.key)?.value(of: key, column: column) else {
+        guard !isStale, let value = realm.readSnapshot.table(table.key)?.value(of: key, column: column) else {
             preconditionFailure("Object has been deleted or invalidated.")
         }
         return V._rlmFromStored(value, context(column: column))

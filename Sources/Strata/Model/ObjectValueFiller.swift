@@ -23,7 +23,7 @@ enum ObjectValueFiller {
             }.get()
         }
         let info = ClassInfo.known(type(of: object))
-        let stored = info.properties.filter { !$0.isLinkingObjects }
+        let stored = info.storedProperties
         var given = Set<String>()
         let failures = NestedFailure.current
         func set(_ property: PropertyInfo, _ newValue: Any) throws(Realm.Error) {

@@ -123,7 +123,7 @@ extension Date: _Persistable, _PersistableInsideOptional, _Indexable {
 extension Date {
     /// The date a stored timestamp stands for.
     init(_ time: Timestamp) {
-        self.init(timeIntervalSince1970: Double(time.seconds) + Double(time.nanoseconds) / 1e9)
+        self = time.date
     }
 }
 

@@ -16,6 +16,9 @@ protocol PersistedAccessor {
     /// dynamic casts of loose conversion.
     static func storedValue<T>(ofExactType value: T, _ context: _WriteContext) -> StrataEngine.Value?
     static func setUnmanaged(at address: UnsafeMutableRawPointer, value: Any) -> Bool
+    /// Makes the unmanaged collection the storage holds, if any, the managed collection at
+    /// `context` (see ``ManagedInPlace``); a storage that never made its collection has none.
+    static func adoptCollection(at address: UnsafeMutableRawPointer, _ context: _ReadContext)
 }
 
 extension Persisted: PersistedAccessor {
@@ -69,6 +72,12 @@ extension Persisted: PersistedAccessor {
         guard let typed = Value._rlmFromAny(value) else { return false }
         storage(address).pointee.state = .unmanaged(typed)
         return true
+    }
+
+    static func adoptCollection(at address: UnsafeMutableRawPointer, _ context: _ReadContext) {
+        guard case .unmanaged(let value) = storage(address).pointee.state,
+              let collection = value as? any ManagedInPlace else { return }
+        collection.becomeManaged(context)
     }
 }
 

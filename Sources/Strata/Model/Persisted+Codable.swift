@@ -2,18 +2,23 @@
 // `Codable` gets a synthesized conformance that codes each property under its name.
 
 extension Persisted: Decodable where Value: Decodable {
-    /// Decodes the property's value; the object being decoded is unmanaged.
+    /// Decodes the property's value through a single-value container, so the decoder's
+    /// strategies apply (`JSONDecoder`'s `dateDecodingStrategy`, and `dataDecodingStrategy`
+    /// with its Base64 default); the object being decoded is unmanaged.
     ///
     /// - Parameter decoder: The decoder to read from.
-    /// - Throws: Whatever decoding `Value` throws.
+    /// - Throws: Whatever decoding `Value` throws; `DecodingError.valueNotFound` for a null
+    ///   where `Value` is not optional.
     public init(from decoder: any Decoder) throws {
-        self.init(wrappedValue: try Value(from: decoder))
+        self.init(wrappedValue: try decoder.singleValueContainer().decode(Value.self))
     }
 }
 
 extension Persisted: Encodable where Value: Encodable {
-    /// Encodes the property's value: the unmanaged value, or on a managed object the value in
-    /// the Realm.
+    /// Encodes the property's value through a single-value container, so the encoder's
+    /// strategies apply (`JSONEncoder`'s `dateEncodingStrategy`, and `dataEncodingStrategy`
+    /// with its Base64 default): the unmanaged value, or on a managed object the value in the
+    /// Realm.
     ///
     /// Realm Swift throws here for managed objects; Strata reads the Realm, so managed objects
     /// encode with the synthesized conformance too.
@@ -21,16 +26,17 @@ extension Persisted: Encodable where Value: Encodable {
     /// - Parameter encoder: The encoder to write to.
     /// - Throws: Whatever encoding `Value` throws.
     public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
         if managedProperty >= 0, let owner = managedOwner?.takeUnretainedValue(), let handle = owner.handle {
-            try handle.read(property: managedProperty, as: Value.self, of: owner).encode(to: encoder)
+            try container.encode(handle.read(property: managedProperty, as: Value.self, of: owner))
             return
         }
         switch state {
-        case .unmanaged(let value): try value.encode(to: encoder)
-        case .unmanagedNoDefault: try Value._rlmDefaultValue().encode(to: encoder)
+        case .unmanaged(let value): try container.encode(value)
+        case .unmanagedNoDefault: try container.encode(Value._rlmDefaultValue())
         // Made once and kept in the box the object's own storage shares: the object reads the
         // value this encoded.
-        case .unmanagedGenerated(let generated): try generated.value.encode(to: encoder)
+        case .unmanagedGenerated(let generated): try container.encode(generated.value)
         }
     }
 }

@@ -134,6 +134,7 @@ extension Realm {
                 object.bind(to: ObjectHandle(realm: self, table: table, key: existing))
                 update(existing, in: table, with: unmanaged, context,
                        only: onlyProperties ?? context.givenKeys?.names(for: object))
+                adoptCollections(of: object, in: table, key: existing)
                 return ObjectLink(table: table.key, key: existing)
             }
         }
@@ -177,6 +178,7 @@ extension Realm {
                 return nil
             }
         }
+        adoptCollections(of: object, in: table, key: key)
         return ObjectLink(table: table.key, key: key)
     }
 

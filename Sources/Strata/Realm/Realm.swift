@@ -218,13 +218,20 @@ public final class Realm {
         return pinned?.version != before
     }
 
-    /// Releases the Realm's version (and cancels a write in progress); objects read before must
-    /// not be used until they are read again. The next read takes the newest version.
-    /// A frozen Realm keeps its version: there this does nothing.
+    /// Releases the Realm's version (and cancels a write in progress), as Realm Swift's
+    /// `invalidate()`.
+    ///
+    /// Every object, `List`, `MutableSet`, `Map` and `LinkingObjects` read from the Realm (on this
+    /// thread) before the call is invalidated for good: `isInvalidated` is true and reading it
+    /// traps ("Object has been deleted or invalidated."). Fetch them again (`objects(_:)`,
+    /// `object(ofType:forPrimaryKey:)`) to read on: the next read takes the newest version.
+    /// A `Results` reports `isInvalidated` until it is read again, and then reads the newest
+    /// version. A frozen Realm keeps its version: there this does nothing.
     public func invalidate() {
         verifyThread()
         guard !state.isFrozen else { return }
         if isInWriteTransaction { cancelWrite() }
+        state.invalidations &+= 1
         pinned = nil
     }
 

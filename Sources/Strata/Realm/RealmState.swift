@@ -54,6 +54,9 @@ final class RealmState {
     /// Counts every change to what the Realm reads (a new version, a write begun, committed or
     /// cancelled, and each instruction of its write): the key of managed objects' row caches.
     let changes = ChangeCounter()
+    /// How many times ``Realm/invalidate()`` released the version: objects and collections read
+    /// before an invalidation stay invalidated (see `ObjectHandle.epoch`).
+    var invalidations: UInt32 = 0
 
     /// The key under which a row read now may be cached: stale after any commit, refresh or
     /// write instruction.

@@ -89,6 +89,10 @@ final class ClassInfo: Sendable {
     /// Each property as adding an unmanaged object reads it, in property order (see
     /// ``InsertedProperty``).
     let insertedProperties: [InsertedProperty]
+    /// The indices of the stored collection properties (`List`, `MutableSet`, `Map`): the
+    /// properties whose unmanaged collection becomes the managed one when an object is added
+    /// (see ``ManagedInPlace``).
+    let collectionProperties: [Int]
     /// Whether an accessor of this class holds nothing but its binding: an `Object` subclass
     /// whose stored properties (its own and its superclasses' below `Object`) are all
     /// `@Persisted`. An iteration may then rebind an accessor nothing else references to the next
@@ -109,6 +113,9 @@ final class ClassInfo: Sendable {
         self.properties = properties
         propertyOffsets = properties.map(\.offset)
         insertedProperties = properties.map(InsertedProperty.init)
+        collectionProperties = properties.indices.filter {
+            !properties[$0].isLinkingObjects && properties[$0].column.collection != .single
+        }
         self.primaryKey = primaryKey
         isEmbedded = type is EmbeddedObject.Type
         propertyIndex = Dictionary(uniqueKeysWithValues: properties.enumerated().map { ($1.name, $0) })

@@ -137,8 +137,12 @@ public struct Property: Sendable, Equatable, CustomStringConvertible {
 public struct ObjectSchema: Sendable, Equatable, CustomStringConvertible {
     /// The class name.
     public let className: String
-    /// The persisted properties, in declaration order.
+    /// The persisted properties, in declaration order: what the file stores, and what the array
+    /// form of ``Object/init(value:)`` and ``Realm/create(_:value:update:)`` fills, in this order.
     public let properties: [Property]
+    /// The computed properties (``LinkingObjects``), in declaration order: the file stores
+    /// nothing for them, so they are not in ``properties``.
+    public let computedProperties: [Property]
     /// The primary key property, if any.
     public let primaryKeyProperty: Property?
     /// Whether objects of the class are embedded.
@@ -146,7 +150,8 @@ public struct ObjectSchema: Sendable, Equatable, CustomStringConvertible {
 
     init(_ info: ClassInfo) {
         className = info.className
-        properties = info.properties.map(Property.init)
+        properties = info.storedProperties.map(Property.init)
+        computedProperties = info.properties.filter(\.isLinkingObjects).map(Property.init)
         primaryKeyProperty = info.primaryKey.map { Property(info.properties[$0]) }
         isEmbedded = info.isEmbedded
     }
@@ -154,15 +159,20 @@ public struct ObjectSchema: Sendable, Equatable, CustomStringConvertible {
     init(className: String, isEmbedded: Bool, properties: [Property]) {
         self.className = className
         self.properties = properties
+        computedProperties = []
         primaryKeyProperty = properties.first { $0.isPrimary }
         self.isEmbedded = isEmbedded
     }
 
-    /// The property named `propertyName`.
-    public subscript(propertyName: String) -> Property? { properties.first { $0.name == propertyName } }
+    /// The property named `propertyName`, persisted or computed.
+    public subscript(propertyName: String) -> Property? {
+        properties.first { $0.name == propertyName } ?? computedProperties.first { $0.name == propertyName }
+    }
 
+    /// The class name and each property with its type, the persisted ones first.
     public var description: String {
-        "\(className) {\n" + properties.map { "\t\($0.name) \($0.type)" }.joined(separator: "\n") + "\n}"
+        let lines = (properties + computedProperties).map { "\t\($0.name) \($0.type)" }
+        return "\(className) {\n" + lines.joined(separator: "\n") + "\n}"
     }
 }
 

@@ -172,9 +172,12 @@ package struct CompiledQuery: Sendable {
         var positions: [Int]?
         if !sort.isEmpty { positions = sortedPositions(keys, gathered: gathered, snapshot: snapshot, evaluator: evaluator) }
         if !distinct.isEmpty {
+            // As in Realm, an object whose distinct key path crosses a nil link is dropped.
+            let links = distinct.compactMap(\.linksOnTheWay)
             var seen = Set<[Value]>()
             positions = (positions ?? Array(keys.indices)).filter { position in
-                seen.insert(distinct.map { evaluator.value(of: $0, key: keys[position]) }).inserted
+                !links.contains { evaluator.value(of: $0, key: keys[position]) == .null }
+                    && seen.insert(distinct.map { evaluator.value(of: $0, key: keys[position]) }).inserted
             }
         }
         if let limit, (positions?.count ?? keys.count) > limit {
@@ -215,6 +218,15 @@ package struct CompiledQuery: Sendable {
         default:
             return nil
         }
+    }
+}
+
+extension CompiledPath {
+    /// For a path through to-one links (`owner.name`), the path to the last link on the way
+    /// (`owner`), which is null when any link on the way is; nil for a path of one step.
+    var linksOnTheWay: CompiledPath? {
+        guard variable == nil, steps.count > 1 else { return nil }
+        return CompiledPath(variable: nil, steps: Array(steps.dropLast()), isToMany: false, targetTable: nil)
     }
 }
 

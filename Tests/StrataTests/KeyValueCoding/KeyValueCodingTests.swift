@@ -112,6 +112,24 @@ struct KeyValueCodingTests {
         #expect(realm.objects(InputPerson.self).value(forKeyPath: "address.city") as? [String] == ["London"])
     }
 
+    @Test("value(forKeyPath:) gathers values with @unionOfObjects, @distinctUnionOfObjects and @unionOfArrays")
+    func collectionUnionOperators() throws {
+        let realm = try realm()
+        let ada = try ada(realm)
+        try realm.write {
+            realm.create(InputPerson.self, value: ["id": 2, "name": "Ada", "scores": [2, 9]] as [String: Any])
+        }
+        let people = realm.objects(InputPerson.self)
+        #expect(ada.pets.value(forKeyPath: "@unionOfObjects.name") as? [String] == ["Rex", "Tom", "Kit"])
+        #expect(people.value(forKeyPath: "@unionOfObjects.name") as? [String] == ["Ada", "Ada"])
+        #expect(people.value(forKeyPath: "@distinctUnionOfObjects.name") as? [String] == ["Ada"])
+        #expect(ada.pets.value(forKeyPath: "@unionOfObjects.born") as? [Date] == [Date(timeIntervalSince1970: 10)])
+        #expect(people.value(forKeyPath: "@unionOfArrays.scores") as? [Int] == [3, 1, 2, 2, 9])
+        #expect(people.value(forKeyPath: "@distinctUnionOfArrays.scores") as? [Int] == [3, 1, 2, 9])
+        #expect((people.value(forKeyPath: "@distinctUnionOfSets.scores") as? [Int]).map(Set.init) == [1, 2, 3, 9])
+        #expect(people.filter("id > 5").value(forKeyPath: "@unionOfObjects.name") as? [String] == [])
+    }
+
     @Test("setValue(_:forKey:) on a collection updates every element inside a write")
     func collectionSetValueForKey() throws {
         let realm = try realm()

@@ -5,4 +5,7 @@
 /// aligned_alloc) made by every thread of the process since it started.
 unsigned long strata_allocation_count(void);
 
+/// 1 when allocations are counted; 0 in a sanitizer build, whose runtime owns the allocator.
+int strata_allocation_counting(void);
+
 #endif

@@ -2,7 +2,7 @@
 import Foundation
 @_spi(Benchmarks) import Strata
 
-/// The restart phases of the scale series (issue 36): how long an open takes, and what it holds,
+/// The restart phases of the scale series: how long an open takes, and what it holds,
 /// after the writer released its last Realm, and after a writer was killed (`SIGKILL`) with its
 /// log just under the checkpoint threshold; then the open after that one. Each runs in a child
 /// process of its own, as the other phases do.

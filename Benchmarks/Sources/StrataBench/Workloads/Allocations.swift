@@ -17,6 +17,9 @@ import Strata
 ///   observer on a loop thread, over the commit's own allocations.
 enum Allocations {
     static func run(_ table: Table) throws {
+        guard strata_allocation_counting() != 0 else {
+            throw SanityFailure(description: "allocations cannot be counted in a sanitizer build: build strata-bench without --sanitize")
+        }
         let store = try StrataStore(.normal, seededRows: 10_000)
         let figures = [
             ("property read (Int + String)", "property_read", try propertyRead(store)),

@@ -1,10 +1,10 @@
 // A libFuzzer target for strata-eventd's configuration loader (DaemonConfig.load(yaml:)).
 //
 //   # from the repository's root:
-//   swift build --package-path Demo --scratch-path .build-fuzz --sanitize=fuzzer \
+//   swift build --package-path Demo --scratch-path .build-fuzz-demo --sanitize=fuzzer \
 //       --product strata-eventd-config-fuzz
 //   mkdir -p .build-fuzz/corpus-config
-//   SWIFT_BACKTRACE=enable=no ./.build-fuzz/debug/strata-eventd-config-fuzz -max_total_time=120 \
+//   SWIFT_BACKTRACE=enable=no ./.build-fuzz-demo/debug/strata-eventd-config-fuzz -max_total_time=120 \
 //       .build-fuzz/corpus-config Demo/EventDaemon/Fuzz/Config/Corpus
 //
 // The seed files are the dot-files in Corpus. Without `--sanitize=fuzzer` the program runs each

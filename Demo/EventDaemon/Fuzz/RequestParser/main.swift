@@ -1,10 +1,10 @@
 // A libFuzzer target for strata-eventd's request parser (RequestParser.parse).
 //
 //   # from the repository's root:
-//   swift build --package-path Demo --scratch-path .build-fuzz --sanitize=fuzzer \
+//   swift build --package-path Demo --scratch-path .build-fuzz-demo --sanitize=fuzzer \
 //       --product strata-eventd-request-fuzz
 //   mkdir -p .build-fuzz/corpus-request
-//   SWIFT_BACKTRACE=enable=no ./.build-fuzz/debug/strata-eventd-request-fuzz -max_total_time=120 \
+//   SWIFT_BACKTRACE=enable=no ./.build-fuzz-demo/debug/strata-eventd-request-fuzz -max_total_time=120 \
 //       .build-fuzz/corpus-request Demo/EventDaemon/Fuzz/RequestParser/Corpus
 //
 // libFuzzer supplies `main` and writes new inputs to the first directory; the seed lines are the

@@ -1,0 +1,45 @@
+import Foundation
+import Strata
+import Testing
+
+@Suite("A collection taken from an unmanaged object becomes the managed collection when the object is added")
+struct UnmanagedCollectionAddTests {
+    private func realm() throws -> Realm {
+        try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "collection-add-\(UUID())",
+                                                     objectTypes: [SeqOwner.self, SeqDog.self]))
+    }
+
+    @Test("a List, a MutableSet and a Map taken before add read and write the Realm after it")
+    func collectionsBecomeManaged() throws {
+        let realm = try realm()
+        let owner = SeqOwner(value: ["id": 1, "numbers": [1, 2], "tags": ["a"], "scores": ["x": 1]])
+        let numbers = owner.numbers, tags = owner.tags, scores = owner.scores, dogs = owner.dogs
+        dogs.append(SeqDog(value: ["name": "Rex"]))
+        #expect(numbers.realm == nil)
+        try realm.write {
+            realm.add(owner)
+            numbers.append(3)
+            tags.insert("b")
+            scores["y"] = 2
+            dogs.append(SeqDog(value: ["name": "Fido"]))
+        }
+        #expect(numbers.realm != nil && tags.realm != nil && scores.realm != nil && dogs.realm != nil)
+        #expect(Array(owner.numbers) == [1, 2, 3] && Array(numbers) == [1, 2, 3])
+        #expect(Set(owner.tags) == ["a", "b"] && owner.scores["y"] == 2 && scores.count == 2)
+        #expect(owner.dogs.map(\.name) == ["Rex", "Fido"] && realm.objects(SeqDog.self).count == 2)
+        #expect(numbers == owner.numbers, "the old reference is an accessor of the managed property")
+    }
+
+    @Test("add(_:update:) over an existing object makes the collections the managed ones too")
+    func updateMakesCollectionsManaged() throws {
+        let realm = try realm()
+        try realm.write { realm.create(SeqOwner.self, value: ["id": 1, "numbers": [9]]) }
+        let owner = SeqOwner(value: ["id": 1, "numbers": [1]])
+        let numbers = owner.numbers
+        try realm.write {
+            realm.add(owner, update: .modified)
+            numbers.append(2)
+        }
+        #expect(Array(realm.object(ofType: SeqOwner.self, forPrimaryKey: 1)?.numbers ?? List()) == [1, 2])
+    }
+}
