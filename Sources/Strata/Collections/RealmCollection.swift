@@ -154,28 +154,42 @@ extension RealmCollection where Element: ObjectBase {
     }
 
     /// The smallest value of a property, or nil when there are no (non-nil) values.
-    public func min<T: _Persistable>(ofProperty property: String) -> T? { aggregate(.min, property) }
+    public func min<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        aggregate(.min, property)
+    }
 
     /// The largest value of a property, or nil when there are no (non-nil) values.
-    public func max<T: _Persistable>(ofProperty property: String) -> T? { aggregate(.max, property) }
+    public func max<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: MinMaxType {
+        aggregate(.max, property)
+    }
 
     /// The sum of a property; 0 when there are no values.
-    public func sum<T: _Persistable>(ofProperty property: String) -> T { aggregate(.sum, property) ?? T._rlmDefaultValue() }
+    public func sum<T: _Persistable>(ofProperty property: String) -> T where T.PersistedType: AddableType {
+        aggregate(.sum, property) ?? T._rlmDefaultValue()
+    }
 
     /// The average of a property, or nil when there are no (non-nil) values.
-    public func average<T: _Persistable>(ofProperty property: String) -> T? { aggregate(.avg, property) }
+    public func average<T: _Persistable>(ofProperty property: String) -> T? where T.PersistedType: AddableType {
+        aggregate(.avg, property)
+    }
 
     /// The smallest value of a key path's property, or nil.
-    public func min<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? { min(ofProperty: KeyPathTracer.dottedName(of: keyPath)) }
+    public func min<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
+        min(ofProperty: KeyPathTracer.dottedName(of: keyPath))
+    }
 
     /// The largest value of a key path's property, or nil.
-    public func max<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? { max(ofProperty: KeyPathTracer.dottedName(of: keyPath)) }
+    public func max<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: MinMaxType {
+        max(ofProperty: KeyPathTracer.dottedName(of: keyPath))
+    }
 
     /// The sum of a key path's property.
-    public func sum<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T { sum(ofProperty: KeyPathTracer.dottedName(of: keyPath)) }
+    public func sum<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T where T.PersistedType: AddableType {
+        sum(ofProperty: KeyPathTracer.dottedName(of: keyPath))
+    }
 
     /// The average of a key path's property, or nil.
-    public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? {
+    public func average<T: _Persistable>(of keyPath: KeyPath<Element, T>) -> T? where T.PersistedType: AddableType {
         average(ofProperty: KeyPathTracer.dottedName(of: keyPath))
     }
 
@@ -199,9 +213,16 @@ extension RealmCollection where Element: ObjectBase {
     }
 }
 
-extension RealmCollection where Element: Comparable {
+extension RealmCollection where Element.PersistedType: SortableType {
     /// The values sorted, as Realm Swift's `sorted(ascending:)` for collections of primitives.
-    public func sorted(ascending: Bool = true) -> Results<Element> {
+    ///
+    /// - Complexity: O(1) to create; O(n log n) when read.
+    public func sorted(ascending: Bool = true) -> Results<Element> { sortedByValue(ascending: ascending) }
+}
+
+extension RealmCollection {
+    /// The elements sorted by their own values (Realm's `self` key path).
+    func sortedByValue(ascending: Bool) -> Results<Element> {
         _asResults.with { query in query.sort = [SortKey(QueryKeyPath([]), ascending: ascending)] }
     }
 }

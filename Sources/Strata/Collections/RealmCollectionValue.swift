@@ -20,3 +20,20 @@ extension UUID: RealmCollectionValue {}
 extension Object: RealmCollectionValue {}
 extension EmbeddedObject: RealmCollectionValue {}
 extension Optional: RealmCollectionValue where Wrapped: RealmCollectionValue & _PersistableInsideOptional {}
+
+extension Bool: _RealmCollectionValueInsideOptional {}
+extension Int: _RealmCollectionValueInsideOptional {}
+extension Int8: _RealmCollectionValueInsideOptional {}
+extension Int16: _RealmCollectionValueInsideOptional {}
+extension Int32: _RealmCollectionValueInsideOptional {}
+extension Int64: _RealmCollectionValueInsideOptional {}
+extension Float: _RealmCollectionValueInsideOptional {}
+extension Double: _RealmCollectionValueInsideOptional {}
+extension String: _RealmCollectionValueInsideOptional {}
+extension Data: _RealmCollectionValueInsideOptional {}
+extension Date: _RealmCollectionValueInsideOptional {}
+extension UUID: _RealmCollectionValueInsideOptional {}
+extension Decimal128: _RealmCollectionValueInsideOptional {}
+extension ObjectId: _RealmCollectionValueInsideOptional {}
+extension Object: _RealmCollectionValueInsideOptional {}
+extension EmbeddedObject: _RealmCollectionValueInsideOptional {}

@@ -1,9 +1,9 @@
 import StrataEngine
 
 /// Implementation detail shared by ``CustomPersistable`` and ``FailableCustomPersistable``.
+///
+/// `PersistedType`, the type the value is stored as, is a primitive or an `EmbeddedObject` subclass.
 public protocol _CustomPersistable: _PersistableInsideOptional, RealmCollectionValue {
-    /// The type the value is stored as: a primitive or an `EmbeddedObject` subclass.
-    associatedtype PersistedType: _PersistableInsideOptional
     /// The stored form of the value.
     var persistableValue: PersistedType { get }
     /// The value of a stored form, or nil when it does not convert.

@@ -167,6 +167,9 @@ extension UUIDBits {
 // MARK: - Optional
 
 extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
+    /// An optional is stored as its wrapped type's stored type, optional.
+    public typealias PersistedType = Wrapped.PersistedType?
+
     public static var _rlmColumn: _ColumnDescription { Wrapped._rlmColumn.optional() }
     public static func _rlmDefaultValue() -> Wrapped? { nil }
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Wrapped? {
@@ -199,5 +202,6 @@ extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
     }
 }
 
+extension Optional: _RealmSchemaDiscoverable where Wrapped: _RealmSchemaDiscoverable {}
 extension Optional: _PrimaryKey where Wrapped: _PrimaryKey & _PersistableInsideOptional {}
 extension Optional: _Indexable where Wrapped: _Indexable & _PersistableInsideOptional {}

@@ -123,7 +123,14 @@ public struct _WriteContext {
 ///
 /// The requirements are implementation details (their names start with `_rlm`); conform through
 /// ``PersistableEnum``, ``CustomPersistable`` or ``FailableCustomPersistable`` instead.
-public protocol _Persistable {
+///
+/// Generic code can constrain on `PersistedType` as in Realm Swift:
+/// `func total<T: _Persistable>(_ values: List<T>) -> T where T.PersistedType: AddableType`.
+public protocol _Persistable: _RealmSchemaDiscoverable {
+    /// The type the value is stored as: `Self` for the types Realm stores directly, the raw
+    /// value type of a ``PersistableEnum``, the persisted type of a ``CustomPersistable``, and
+    /// the wrapped type's persisted type, optional, for an optional.
+    associatedtype PersistedType: _Persistable = Self
     /// How the type is stored.
     static var _rlmColumn: _ColumnDescription { get }
     /// The value a new object gets when the declaration gives none.
@@ -154,7 +161,7 @@ public protocol _Persistable {
 }
 
 /// A `_Persistable` type that can be the wrapped type of an optional property.
-public protocol _PersistableInsideOptional: _Persistable {}
+public protocol _PersistableInsideOptional: _Persistable where PersistedType: _PersistableInsideOptional {}
 
 /// A type usable as a primary key: `Int`, `String`, `ObjectId`, `UUID`, their optionals and
 /// enums backed by them.

@@ -10,7 +10,7 @@ import StrataEngine
 /// A stored raw value that matches no case reads as `nil` for an optional property and traps
 /// for a required one.
 public protocol PersistableEnum: _PersistableInsideOptional, RealmCollectionValue, _Indexable, _PrimaryKey,
-    RawRepresentable, CaseIterable where RawValue: _PersistableInsideOptional {}
+    RawRepresentable, CaseIterable where RawValue: _PersistableInsideOptional, PersistedType == RawValue {}
 
 extension PersistableEnum {
     public static var _rlmColumn: _ColumnDescription { RawValue._rlmColumn }

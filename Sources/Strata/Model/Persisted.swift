@@ -184,8 +184,9 @@ final class GeneratedDefault<Value: _Persistable> {
     }
 }
 
-extension Persisted where Value: _Indexable {
-    /// Declares an indexed property: equality queries on it use an index.
+extension Persisted where Value.PersistedType: _Indexable {
+    /// Declares an indexed property: equality queries on it use an index. The stored type must
+    /// be indexable, so a `CustomPersistable` stored as a `String` or an `Int` can be indexed too.
     @inlinable
     public init(indexed: Bool) {
         self.init(state: .noDefault, indexed: indexed, primaryKey: false)

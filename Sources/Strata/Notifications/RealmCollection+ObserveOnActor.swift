@@ -62,3 +62,18 @@ func registerHandedOverObserver<Value: ThreadConfined, A: Actor>(
     observation.attach(register(actor, value, observation), realm: realm)
     return observation
 }
+
+extension RealmCollection where Element: ObjectBase {
+    /// Registers a block that runs isolated to `actor` with the collection's changes, key paths
+    /// given as Swift key paths (`[\Dog.name, \.owner?.name]`), as Realm Swift's
+    /// `observe(keyPaths:on:_:)` for actors; see the string key paths variant.
+    ///
+    /// - Returns: A token; keep it for as long as you want notifications.
+    public func observe<A: Actor>(
+        keyPaths: [PartialKeyPath<Element>], on actor: A, _isolation: isolated (any Actor)? = #isolation,
+        _ block: @Sendable @escaping (isolated A, RealmCollectionChange<Self>) -> Void
+    ) async -> NotificationToken {
+        let names = KeyPathTracer.observedNames(keyPaths)
+        return await observe(keyPaths: names, on: actor, _isolation: _isolation, block)
+    }
+}

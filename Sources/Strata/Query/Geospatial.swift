@@ -7,12 +7,21 @@ public struct GeoPoint: Sendable, Hashable {
     public let latitude: Double
     /// Degrees of longitude.
     public let longitude: Double
+    /// The altitude, which points compare by but geospatial queries ignore, as in Realm.
+    public let altitude: Double
 
-    /// A point, or nil when a coordinate is out of range.
+    /// A point at altitude 0, or nil when a coordinate is out of range.
     public init?(latitude: Double, longitude: Double) {
-        guard (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+        self.init(latitude: latitude, longitude: longitude, altitude: 0)
+    }
+
+    /// A point, or nil when a coordinate is out of range or not a number, or the altitude is
+    /// negative or not a number, as Realm Swift's `GeoPoint(latitude:longitude:altitude:)`.
+    public init?(latitude: Double, longitude: Double, altitude: Double) {
+        guard (-90...90).contains(latitude), (-180...180).contains(longitude), altitude >= 0 else { return nil }
         self.latitude = latitude
         self.longitude = longitude
+        self.altitude = altitude
     }
 
     var coordinate: GeoCoordinate { GeoCoordinate(latitude: latitude, longitude: longitude) }

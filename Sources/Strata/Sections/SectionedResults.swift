@@ -175,10 +175,20 @@ extension RealmCollection where Element: ObjectBase {
     }
 }
 
-extension RealmCollection where Element: Comparable {
-    /// Values sorted and grouped into sections by the key `sectionBlock` returns for each.
+extension RealmCollection {
+    /// Values sorted and grouped into sections by the key `sectionBlock` returns for each, as
+    /// Realm Swift's: for collections of primitives and their optionals, in generic code too.
+    ///
+    /// Objects have no order of their own: section them with `sectioned(by:sortDescriptors:)`
+    /// or by a key path; here they trap.
+    ///
+    /// - Complexity: O(1) to create; O(n log n) when read.
     public func sectioned<Key: _Persistable & Hashable>(by sectionBlock: @escaping (Element) -> Key,
                                                        ascending: Bool = true) -> SectionedResults<Key, Element> {
-        SectionedResults(results: sorted(ascending: ascending), keyPathName: nil, sectionKey: sectionBlock)
+        precondition(!(Element.self is ObjectBase.Type),
+                     "Objects cannot be sorted by their own value: section \(Element.self) objects with "
+                     + "sectioned(by:sortDescriptors:) or by a key path")
+        let sorted = sortedByValue(ascending: ascending)
+        return SectionedResults(results: sorted, keyPathName: nil, sectionKey: sectionBlock)
     }
 }

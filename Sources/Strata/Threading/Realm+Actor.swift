@@ -34,6 +34,26 @@ extension Realm {
         }
     }
 
+    /// Opens a Realm confined to the calling actor, as Realm Swift's `Realm.open(configuration:)`:
+    /// the same Realm as ``init(configuration:actor:)`` with the caller's actor.
+    ///
+    /// ```swift
+    /// @MainActor func load() async throws {
+    ///     let realm = try await Realm.open(configuration: configuration)
+    /// }
+    /// ```
+    ///
+    /// Call it from code isolated to an actor (the main actor, an `actor`'s method); Realm's
+    /// `downloadBeforeOpen` has no counterpart, as there is no synchronised Realm.
+    ///
+    /// - Throws: as ``init(configuration:)``.
+    public static func open(configuration: Configuration = .defaultConfiguration,
+                            _isolation actor: isolated any Actor = #isolation) async throws -> Realm {
+        try Realm(configuration: configuration) { store in
+            try RealmState.forActor(actor, store: store)
+        }
+    }
+
     /// Opens a Realm on `callbackQueue` and calls `callback` there with it (confined to that
     /// queue) or with the error, as Realm Swift's `asyncOpen(configuration:callbackQueue:callback:)`.
     ///

@@ -108,6 +108,31 @@ struct ActorRealmTests {
         await keeper.stop()
     }
 
+    @MainActor
+    @Test("observe(keyPaths:on: actor) with Swift key paths reports changes to those properties only")
+    func observeKeyPathsOnActor() async throws {
+        let configuration = confinementConfiguration("observe-key-paths-on-actor")
+        let realm = try await Realm(configuration: configuration, actor: MainActor.shared)
+        try await realm.asyncWrite { realm.add(NoteDog(value: ["id": 1])) }
+        let keeper = try await DogKeeper(configuration: configuration)
+        let token = await realm.objects(NoteDog.self).observe(keyPaths: [\.name], on: keeper) { keeper, change in
+            switch change {
+            case .initial(let dogs): keeper.record("initial \(dogs.count)")
+            case .update(let dogs, _, _, let modifications):
+                keeper.record("modified \(modifications) \(dogs.first?.name ?? "-")")
+            case .error(let error): keeper.record("error \(error)")
+            }
+        }
+        await keeper.waitForEntries(1)
+        let dog = realm.objects(NoteDog.self).first!
+        try await realm.asyncWrite { dog.age = 3 }
+        try await realm.asyncWrite { dog.name = "Rex" }
+        await keeper.waitForEntries(2)
+        #expect(await keeper.seen == ["initial 1", "modified [0] Rex"])
+        token.invalidate()
+        await keeper.stop()
+    }
+
     @Test("a Realm confined to an actor traps when used outside the actor (with Swift's actor-isolation message)")
     func actorRealmOutsideTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
