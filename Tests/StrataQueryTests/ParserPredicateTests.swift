@@ -21,6 +21,9 @@ struct ParserPredicateTests {
         ParseCase("age => 5", A.compare(A.path("age"), .greaterOrEqual, A.int(5))),
         ParseCase("5 < age", A.compare(A.int(5), .less, A.path("age"))),
         ParseCase("age == other", A.compare(A.path("age"), .equal, A.path("other"))),
+        // A key path may start with `@links.Class.property`, as in Realm.
+        ParseCase("@links.Dog.owner.name == 'Rex'",
+                  A.compare(A.path([.backlinks(table: "Dog", property: "owner"), .property("name")]), .equal, A.string("Rex"))),
         // String operators and options.
         ParseCase("name BEGINSWITH 'J'", A.compare(A.path("name"), .beginsWith, A.string("J"))),
         ParseCase("name endswith \"n\"", A.compare(A.path("name"), .endsWith, A.string("n"))),

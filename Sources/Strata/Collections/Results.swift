@@ -17,13 +17,20 @@ import StrataSupport
 public struct Results<Element: RealmCollectionValue>: RealmCollection, CustomStringConvertible {
     let owner: Realm
     let source: ResultsSource
+    /// The query as the code wrote it: key paths of property names.
+    let modelQuery: ParsedQuery
+    /// The query the engine runs: key paths of column names (the same as ``modelQuery`` unless a
+    /// class maps properties to other column names, see ``ColumnMapping``).
     let query: ParsedQuery
     let cache = ResultsCache()
 
+    /// Results of `source` filtered, sorted and limited by `query`, whose key paths name
+    /// properties (not columns).
     init(realm: Realm, source: ResultsSource, query: ParsedQuery = ParsedQuery(predicate: .constant(true))) {
         owner = realm
         self.source = source
-        self.query = query
+        modelQuery = query
+        self.query = ColumnMapping.columnNames(of: query, root: source.elementClassName, in: realm)
     }
 
     /// The Realm the results read.
@@ -78,7 +85,7 @@ public struct Results<Element: RealmCollectionValue>: RealmCollection, CustomStr
 
     /// The same results with another query.
     func with(_ change: (inout ParsedQuery) -> Void) -> Results {
-        var query = self.query
+        var query = modelQuery
         change(&query)
         return Results(realm: owner, source: source, query: query)
     }
@@ -95,6 +102,14 @@ enum ResultsSource: Equatable {
     var className: String? {
         if case .table(let name) = self { return name }
         return nil
+    }
+
+    /// The class of the objects the results hold; nil for primitive values.
+    var elementClassName: String? {
+        switch self {
+        case .table(let name): name
+        case .collection(let base): (base.backlinks?.origin ?? base.objectClass)?.className()
+        }
     }
 
     func evaluate(_ query: ParsedQuery, in realm: Realm) -> ResultsRows {

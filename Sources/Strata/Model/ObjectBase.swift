@@ -73,6 +73,25 @@ open class ObjectBase: CustomStringConvertible {
     /// - Returns: The names of properties not to store; none by default.
     open class func ignoredProperties() -> [String] { [] }
 
+    /// Custom column names, as Realm Swift's `propertiesMapping()`: each property named as a key
+    /// is stored in the file under the value, while the code keeps using the property's name
+    /// (queries, sort and distinct key paths, key-value coding, observation, schema).
+    ///
+    /// ```swift
+    /// final class Person: Object {
+    ///     @Persisted var firstName: String
+    ///     override class func propertiesMapping() -> [String: String] { ["firstName": "first_name"] }
+    /// }
+    /// ```
+    ///
+    /// A key that is not a `@Persisted` property, or two properties stored under one name, make
+    /// schema discovery throw ``Realm/Error`` with code `invalidSchema`. Changing a mapping
+    /// changes the file's column names: the columns are then renamed by a migration, as for any
+    /// renamed property.
+    ///
+    /// - Returns: Property name → stored column name; none by default.
+    open class func propertiesMapping() -> [String: String] { [:] }
+
     /// The Realm managing the object, or nil if it is unmanaged.
     public var realm: Realm? { handle?.realm }
 

@@ -18,7 +18,7 @@ final class TableInfo {
         self.key = key
         self.classInfo = classInfo
         columns = classInfo.properties.map { property in
-            property.isLinkingObjects ? -1 : (schema.columnIndex(property.name) ?? -1)
+            property.isLinkingObjects ? -1 : (schema.columnIndex(property.columnName) ?? -1)
         }
         emptyRow = schema.columns.map(\.emptyValue)
         let copy = UnsafeMutablePointer<Int>.allocate(capacity: max(columns.count, 1))

@@ -15,6 +15,9 @@ struct PropertyInfo: PersistedStorageLocation, @unchecked Sendable {
     // (`Persisted<V>`), which carries no state.
     /// The property's name (the declaration without the wrapper's underscore).
     let name: String
+    /// The name of the column the property is stored in: `name`, unless the class's
+    /// `propertiesMapping()` gives another.
+    var columnName: String
     /// The byte offset of the property's `Persisted` storage inside an instance.
     let offset: Int
     /// Access to the storage at that offset.
@@ -34,7 +37,7 @@ struct PropertyInfo: PersistedStorageLocation, @unchecked Sendable {
 
     /// The engine column this property is stored in.
     var columnSchema: ColumnSchema {
-        ColumnSchema(name, column.objectType == nil ? column.type : .link, collection: column.collection,
+        ColumnSchema(columnName, column.objectType == nil ? column.type : .link, collection: column.collection,
                      isOptional: column.isOptional, linkTarget: objectClassName,
                      isIndexed: isIndexed && !isPrimaryKey)
     }
@@ -127,7 +130,7 @@ final class ClassInfo: Sendable {
     /// The engine schema of the class's table.
     var tableSchema: TableSchema {
         TableSchema(name: className, columns: storedProperties.map(\.columnSchema),
-                    primaryKey: primaryKey.map { properties[$0].name }, isEmbedded: isEmbedded)
+                    primaryKey: primaryKey.map { properties[$0].columnName }, isEmbedded: isEmbedded)
     }
 
     private static let cache = LockedValueBox<[ObjectIdentifier: ClassInfo]>([:])
@@ -142,11 +145,13 @@ final class ClassInfo: Sendable {
     static func of(_ type: ObjectBase.Type) throws -> ClassInfo {
         if let known = cache.withLockedValue({ $0[ObjectIdentifier(type)] }) { return known }
         let info = try discover(type)
-        return cache.withLockedValue { cache in
+        let registered = cache.withLockedValue { cache in
             if let raced = cache[ObjectIdentifier(type)] { return raced }
             cache[ObjectIdentifier(type)] = info
             return info
         }
+        ColumnMapping.register(registered)
+        return registered
     }
 
     /// `of(_:)` for a class the caller knows is valid (its schema was already checked when the
@@ -190,7 +195,7 @@ final class ClassInfo: Sendable {
             let declaration = field.accessor.declaration(at: base.advanced(by: field.offset))
             let column = field.accessor.column
             properties.append(PropertyInfo(
-                name: name, offset: field.offset, accessor: field.accessor, column: column,
+                name: name, columnName: name, offset: field.offset, accessor: field.accessor, column: column,
                 isIndexed: declaration.indexed, isPrimaryKey: declaration.primaryKey,
                 originProperty: declaration.origin))
         }
@@ -199,6 +204,7 @@ final class ClassInfo: Sendable {
         try LegacyDeclarations.rejectUnwrapped(unwrapped, of: type, children: children,
                                                hasPersistedProperties: !properties.isEmpty)
         try LegacyDeclarations.read(from: type).apply(to: &properties, className: className)
+        try ColumnMapping.apply(type.propertiesMapping(), to: &properties, className: className)
         let keys = properties.indices.filter { properties[$0].isPrimaryKey }
         if keys.count > 1 {
             throw invalid("Properties '\(properties[keys[0]].name)' and '\(properties[keys[1]].name)' are both "

@@ -77,6 +77,9 @@ public enum PropertyType: Int, Sendable, CustomStringConvertible {
 public struct Property: Sendable, Equatable, CustomStringConvertible {
     /// The property's name.
     public let name: String
+    /// The name of the column the file stores the property in: ``name``, unless the class's
+    /// `propertiesMapping()` names another.
+    public let columnName: String
     /// The property's type (for collections, the element type).
     public let type: PropertyType
     /// Whether the property (or each element) may be nil.
@@ -98,6 +101,7 @@ public struct Property: Sendable, Equatable, CustomStringConvertible {
 
     init(_ info: PropertyInfo) {
         name = info.name
+        columnName = info.columnName
         type = PropertyType(info.column)
         isOptional = info.column.isOptional
         isIndexed = info.isIndexed || info.isPrimaryKey
@@ -111,6 +115,7 @@ public struct Property: Sendable, Equatable, CustomStringConvertible {
 
     init(name: String, column: ColumnSchema, isPrimary: Bool) {
         self.name = name
+        columnName = column.name
         let described = _ColumnDescription(column.type, collection: column.collection, isOptional: column.isOptional)
         type = column.linkTarget != nil ? .object : PropertyType(described)
         isOptional = column.isOptional
@@ -124,7 +129,9 @@ public struct Property: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String {
-        var text = "\(name) {\n\ttype = \(type);\n\tindexed = \(isIndexed ? "YES" : "NO");\n"
+        var text = "\(name) {\n\ttype = \(type);\n"
+        if columnName != name { text += "\tcolumnName = \(columnName);\n" }
+        text += "\tindexed = \(isIndexed ? "YES" : "NO");\n"
         if let objectClassName { text += "\tobjectClassName = \(objectClassName);\n" }
         if let linkOriginPropertyName { text += "\tlinkOriginPropertyName = \(linkOriginPropertyName);\n" }
         text += "\tisPrimary = \(isPrimary ? "YES" : "NO");\n\tarray = \(isArray ? "YES" : "NO");\n"

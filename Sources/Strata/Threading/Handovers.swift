@@ -82,7 +82,7 @@ extension LinkingObjects: ThreadConfined {
 extension Results {
     /// A Results reference carries its query, which runs again in the target Realm.
     public func _handover() -> _Handover {
-        let query = self.query
+        let query = modelQuery
         switch source {
         case .table(let className):
             return _Handover { realm in Results(realm: realm, source: .table(className: className), query: query) }

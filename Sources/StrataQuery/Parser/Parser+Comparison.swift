@@ -99,7 +99,7 @@ extension Parser {
             return .value(value)
         case .symbol("{"):
             return .list(try parseListLiteral())
-        case .variable:
+        case .variable, .attribute("links"):
             return .keyPath(try parseKeyPath())
         case .word:
             switch token.keyword {
