@@ -27,7 +27,7 @@ extension SectionedResults where SectionElement: SendableMetatype, Key: Sendable
         _ block: @Sendable @escaping (isolated A, SectionedResultsChange<SectionedResults>) -> Void
     ) async -> NotificationToken {
         let parts = SectioningParts(keyPathName: keyPathName, sectionKey: sectionKey)
-        return await results.observeHandedOver(keyPaths: keyPaths, on: actor) { actor, results, observation in
+        return await results.observeHandedOver(on: actor) { actor, results, observation in
             parts.sections(of: results).observe(keyPaths: keyPaths, on: nil) { change in
                 if observation.isWanted { block(actor, change) }
             }
@@ -69,7 +69,7 @@ extension ResultsSection where Element: SendableMetatype, Key: SendableMetatype 
         _ block: @Sendable @escaping (isolated A, SectionedResultsChange<ResultsSection>) -> Void
     ) async -> NotificationToken {
         let parts = SectioningParts(keyPathName: parent.keyPathName, sectionKey: parent.sectionKey, key: key)
-        return await parent.results.observeHandedOver(keyPaths: keyPaths, on: actor) { actor, results, observation in
+        return await parent.results.observeHandedOver(on: actor) { actor, results, observation in
             let section = ResultsSection(parent: parts.sections(of: results), key: parts.key!)
             return section.observe(keyPaths: keyPaths, on: nil) { change in
                 if observation.isWanted { block(actor, change) }
@@ -89,7 +89,6 @@ extension ResultsSection where Element: ObjectBase {
 }
 
 extension ResultsSection where Element: ObjectBase, Key: SendableMetatype {
-
     /// Registers a block that runs isolated to `actor`, key paths given as Swift key paths.
     ///
     /// - Returns: A token; keep it for as long as you want notifications.
@@ -126,7 +125,7 @@ extension Results {
     /// Hands the results over to a Realm confined to `actor` and lets `register` observe them
     /// there (checking the observation's `isWanted` before each block).
     fileprivate func observeHandedOver<A: Actor>(
-        keyPaths: [String]?, on actor: A, _isolation: isolated (any Actor)? = #isolation,
+        on actor: A, _isolation: isolated (any Actor)? = #isolation,
         register: @Sendable @escaping (isolated A, Results, QueueObservation) -> NotificationToken
     ) async -> NotificationToken {
         guard let realm else {
