@@ -50,7 +50,13 @@ public struct Distance: Sendable, Hashable {
     public static func radians(_ value: Double) -> Distance? { value >= 0 ? Distance(radians: value) : nil }
 
     /// The distance in kilometers.
-    public var asKilometers: Double { radians * Self.earthRadiusKilometers }
+    public func asKilometers() -> Double { radians * Self.earthRadiusKilometers }
+
+    /// The distance in miles.
+    public func asMiles() -> Double { asKilometers() / 1.609344 }
+
+    /// The distance in degrees of arc.
+    public func asDegrees() -> Double { radians * 180 / .pi }
 }
 
 /// A box between two corners, as Realm Swift's `GeoBox`.
@@ -96,6 +102,20 @@ public struct GeoCircle: Sendable, Hashable {
         radiusInRadians = radius.radians
     }
 
+    /// A circle around a (latitude, longitude) pair, or nil when it is out of range or the radius
+    /// is negative.
+    public init?(center: (Double, Double), radiusInRadians: Double) {
+        guard let point = GeoPoint(latitude: center.0, longitude: center.1) else { return nil }
+        self.init(center: point, radiusInRadians: radiusInRadians)
+    }
+
+    /// A circle around a (latitude, longitude) pair with a radius given as a ``Distance``, or nil
+    /// when the pair is out of range.
+    public init?(center: (Double, Double), radius: Distance) {
+        guard let point = GeoPoint(latitude: center.0, longitude: center.1) else { return nil }
+        self.init(center: point, radius: radius)
+    }
+
     var shape: GeoShape { .circle(center: center.coordinate, radiusRadians: radiusInRadians) }
 }
 
@@ -112,6 +132,26 @@ public struct GeoPolygon: Sendable, Hashable {
         guard ([outerRing] + holes).allSatisfy({ $0.count >= 4 && $0.first == $0.last }) else { return nil }
         self.outerRing = outerRing
         self.holes = holes
+    }
+
+    /// A polygon from rings of (latitude, longitude) pairs, or nil when a pair is out of range or
+    /// a ring is too short or not closed.
+    ///
+    /// ```swift
+    /// let square = GeoPolygon(outerRing: [(0, 0), (0, 1), (1, 1), (1, 0), (0, 0)])
+    /// ```
+    public init?(outerRing: [(Double, Double)], holes: [[(Double, Double)]] = []) {
+        func points(_ ring: [(Double, Double)]) -> [GeoPoint]? {
+            let points = ring.compactMap { GeoPoint(latitude: $0.0, longitude: $0.1) }
+            return points.count == ring.count ? points : nil
+        }
+        guard let outer = points(outerRing) else { return nil }
+        var inner: [[GeoPoint]] = []
+        for hole in holes {
+            guard let ring = points(hole) else { return nil }
+            inner.append(ring)
+        }
+        self.init(outerRing: outer, holes: inner)
     }
 
     var shape: GeoShape {

@@ -1,0 +1,35 @@
+import Foundation
+import Strata
+import Testing
+
+/// Realm Swift's geospatial initializers from (latitude, longitude) pairs and `Distance`'s
+/// conversions, as Realm code calls them.
+@Suite("Geo shapes from coordinate pairs, and distances")
+struct GeoShapeInitializerTests {
+    @Test("polygons and circles from (latitude, longitude) pairs equal those from points; out of range is nil")
+    func fromPairs() throws {
+        let square = try #require(GeoPolygon(outerRing: [(0, 0), (0, 1), (1, 1), (1, 0), (0, 0)],
+                                             holes: [[(0.25, 0.25), (0.25, 0.75), (0.75, 0.75), (0.25, 0.25)]]))
+        #expect(square.outerRing[1] == GeoPoint(latitude: 0, longitude: 1))
+        #expect(square.holes.first?.count == 4)
+        #expect(GeoPolygon(outerRing: [(0, 0), (0, 1), (1, 1), (0, 0)]) != nil)
+        #expect(GeoPolygon(outerRing: [(0, 0), (0, 1), (91, 1), (0, 0)]) == nil, "latitude out of range")
+        #expect(GeoPolygon(outerRing: [(0, 0), (0, 1), (0, 0)]) == nil, "too short")
+        #expect(GeoPolygon(outerRing: [(0, 0), (0, 1), (1, 1), (0, 0)], holes: [[(0, 0), (0, 200), (1, 1), (0, 0)]]) == nil)
+
+        let circle = try #require(GeoCircle(center: (55.67, 12.56), radius: .kilometers(10)!))
+        #expect(circle.center == GeoPoint(latitude: 55.67, longitude: 12.56))
+        #expect(GeoCircle(center: (0, 70), radiusInRadians: 0) != nil)
+        #expect(GeoCircle(center: (0, 70), radiusInRadians: -500) == nil)
+        #expect(GeoCircle(center: (100, 70), radiusInRadians: 1) == nil)
+    }
+
+    @Test("a distance converts to kilometers, miles and degrees")
+    func conversions() throws {
+        let halfWay = try #require(Distance.radians(.pi))
+        #expect(abs(halfWay.asDegrees() - 180) < 1e-9)
+        #expect(abs(halfWay.asKilometers() - .pi * 6_371.0088) < 1e-6)
+        #expect(abs(try #require(Distance.miles(100)).asMiles() - 100) < 1e-9)
+        #expect(abs(try #require(Distance.kilometers(42)).asKilometers() - 42) < 1e-9)
+    }
+}
