@@ -415,3 +415,7 @@ extension Decimal128 {
     /// - Returns: `self + n`, rounded like `+`.
     public func advanced(by n: Decimal128) -> Decimal128 { self + n }
 }
+
+/// `Decimal128` is a `SignedNumeric`, as Realm Swift's is a `Numeric`: generic numeric code
+/// (`reduce(.zero, +)`, `abs(_:)`, `*=`) takes it; the operators are above.
+extension Decimal128: SignedNumeric {}

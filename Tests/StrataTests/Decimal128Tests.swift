@@ -383,4 +383,17 @@ struct Decimal128Tests {
             _ = Decimal128(value: "not a number")
         }
     }
+
+    @Test("Decimal128 is a SignedNumeric: generic numeric code sums it from .zero, takes abs and multiplies in place")
+    func signedNumeric() {
+        func total<N: SignedNumeric>(_ values: [N]) -> N { values.reduce(.zero, +) }
+        let values: [Decimal128] = [1.5, -2.25, 3]
+        #expect(total(values) == Decimal128("2.25"))
+        #expect(abs(Decimal128(-4.5)) == 4.5)
+        var product: Decimal128 = 2
+        product *= 1.5
+        #expect(product == 3)
+        #expect(Decimal128.zero == 0)
+    }
+
 }

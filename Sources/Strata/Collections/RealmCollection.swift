@@ -292,6 +292,13 @@ public struct SortDescriptor: Sendable, Hashable {
     public func reversed() -> SortDescriptor { SortDescriptor(keyPath: keyPath, ascending: !ascending) }
 }
 
+/// `SortDescriptor(keyPath: name, direction: ascending)`, as Realm Swift prints it.
+extension SortDescriptor: CustomStringConvertible {
+    public var description: String {
+        "SortDescriptor(keyPath: \(keyPath), direction: \(ascending ? "ascending" : "descending"))"
+    }
+}
+
 /// A string literal is an ascending sort on that key path, as in Realm Swift:
 /// `results.sorted(by: ["name", SortDescriptor(keyPath: "age", ascending: false)])`.
 extension SortDescriptor: ExpressibleByStringLiteral {

@@ -134,6 +134,18 @@ public struct GeoPolygon: Sendable, Hashable {
         self.holes = holes
     }
 
+    /// A polygon whose holes are given one after another (`holes: ring1, ring2`), or nil when a
+    /// ring is too short or not closed.
+    public init?(outerRing: [GeoPoint], holes: [GeoPoint]...) {
+        self.init(outerRing: outerRing, holes: holes)
+    }
+
+    /// A polygon from rings of (latitude, longitude) pairs whose holes are given one after
+    /// another, or nil when a pair is out of range or a ring is too short or not closed.
+    public init?(outerRing: [(Double, Double)], holes: [(Double, Double)]...) {
+        self.init(outerRing: outerRing, holes: holes)
+    }
+
     /// A polygon from rings of (latitude, longitude) pairs, or nil when a pair is out of range or
     /// a ring is too short or not closed.
     ///

@@ -32,4 +32,24 @@ struct GeoShapeInitializerTests {
         #expect(abs(try #require(Distance.miles(100)).asMiles() - 100) < 1e-9)
         #expect(abs(try #require(Distance.kilometers(42)).asKilometers() - 42) < 1e-9)
     }
+
+    @Test("holes may be given one after another, as points or pairs")
+    func variadicHoles() throws {
+        let hole: [(Double, Double)] = [(0.25, 0.25), (0.25, 0.5), (0.5, 0.5), (0.25, 0.25)]
+        let other: [(Double, Double)] = [(0.6, 0.6), (0.6, 0.7), (0.7, 0.7), (0.6, 0.6)]
+        let square: [(Double, Double)] = [(0, 0), (0, 1), (1, 1), (1, 0), (0, 0)]
+        let polygon = try #require(GeoPolygon(outerRing: square, holes: hole, other))
+        #expect(polygon.holes.count == 2)
+        #expect(GeoPolygon(outerRing: square, holes: hole, [(0, 0), (1, 1)]) == nil)
+        let points = polygon.outerRing
+        #expect(GeoPolygon(outerRing: points, holes: polygon.holes[0], polygon.holes[1]) == polygon)
+    }
+
+    @Test("a sort descriptor describes itself as Realm's does")
+    func sortDescriptorDescription() {
+        #expect(SortDescriptor(keyPath: "name").description == "SortDescriptor(keyPath: name, direction: ascending)")
+        #expect(SortDescriptor(keyPath: "a.b", ascending: false).description
+                == "SortDescriptor(keyPath: a.b, direction: descending)")
+    }
+
 }
