@@ -21,6 +21,9 @@ public struct ProjectedCollection<Element: RealmCollectionValue>: RandomAccessCo
     private let element: (Int) -> Element
     private let owner: () -> Realm?
     private let invalidated: () -> Bool
+    private let frozen: () -> Bool
+    private let freezing: () -> ProjectedCollection
+    private let thawing: () -> ProjectedCollection?
     private let subscribe: ([String]?, DispatchQueue?, @escaping (RealmCollectionChange<Void>) -> Void)
         -> NotificationToken
 
@@ -30,6 +33,9 @@ public struct ProjectedCollection<Element: RealmCollectionValue>: RandomAccessCo
         element = { source[$0][keyPath: keyPath] }
         owner = { source.realm }
         invalidated = { source.isInvalidated }
+        frozen = { source.isFrozen }
+        freezing = { ProjectedCollection(source.freeze(), keyPath: keyPath) }
+        thawing = { source.thaw().map { ProjectedCollection($0, keyPath: keyPath) } }
         subscribe = { keyPaths, queue, block in
             source.observe(keyPaths: keyPaths, on: queue) { change in
                 switch change {
@@ -57,6 +63,17 @@ public struct ProjectedCollection<Element: RealmCollectionValue>: RandomAccessCo
 
     /// The Realm managing the underlying collection, or nil when it is unmanaged.
     public var realm: Realm? { owner() }
+
+    /// Whether the underlying collection is frozen.
+    public var isFrozen: Bool { frozen() }
+
+    /// The projection of a frozen copy of the underlying collection, readable from any thread,
+    /// as Realm Swift's `freeze()`. Traps for an unmanaged collection, as freezing it does.
+    public func freeze() -> ProjectedCollection { freezing() }
+
+    /// The projection of the live collection at this thread's Realm's current version (self when
+    /// live), or nil when its owner was deleted.
+    public func thaw() -> ProjectedCollection? { thawing() }
 
     /// Whether the object owning the underlying collection was deleted or its Realm invalidated.
     public var isInvalidated: Bool { invalidated() }

@@ -217,6 +217,20 @@ struct ProjectionTests {
         #expect(Array(names) == ["Amazing Grace", "Alan", "Ada"])
     }
 
+    @Test("a projected collection freezes: the frozen copy keeps its values while the live one changes, and thaws")
+    func projectedCollectionFreezes() throws {
+        let realm = try seededRealm()
+        let names = PersonProjection(projecting: person(realm, 1)).friendsFirstNames
+        #expect(!names.isFrozen)
+        let frozen = names.freeze()
+        #expect(frozen.isFrozen && Array(frozen) == ["Grace", "Alan"])
+        try realm.write { person(realm, 2).firstName = "Amazing Grace" }
+        #expect(Array(frozen) == ["Grace", "Alan"])
+        #expect(Array(names) == ["Amazing Grace", "Alan"])
+        let thawed = try #require(frozen.thaw())
+        #expect(!thawed.isFrozen && Array(thawed) == ["Amazing Grace", "Alan"])
+    }
+
     @Test("projectTo works on a MutableSet of objects")
     func projectedSet() throws {
         let realm = try seededRealm()
