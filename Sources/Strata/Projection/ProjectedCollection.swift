@@ -1,6 +1,6 @@
 import Dispatch
 
-/// A read-only, live view of one property of each object in a `List` or `MutableSet`, as Realm
+/// A live view of one property of each object in a `List` or `MutableSet`, as Realm
 /// Swift's `ProjectedCollection`: the value of a `@Projected` property declared with
 /// `projectTo`.
 ///
@@ -24,6 +24,7 @@ public struct ProjectedCollection<Element: RealmCollectionValue>: RandomAccessCo
     private let frozen: () -> Bool
     private let freezing: () -> ProjectedCollection
     private let thawing: () -> ProjectedCollection?
+    private let store: (Int, Element) -> Void
     private let subscribe: ([String]?, DispatchQueue?, @escaping (RealmCollectionChange<Void>) -> Void)
         -> NotificationToken
 
@@ -36,6 +37,12 @@ public struct ProjectedCollection<Element: RealmCollectionValue>: RandomAccessCo
         frozen = { source.isFrozen }
         freezing = { ProjectedCollection(source.freeze(), keyPath: keyPath) }
         thawing = { source.thaw().map { ProjectedCollection($0, keyPath: keyPath) } }
+        store = { position, value in
+            guard let writable = keyPath as? ReferenceWritableKeyPath<Source, Element> else {
+                preconditionFailure("The projected property \(keyPath) cannot be set")
+            }
+            source[position][keyPath: writable] = value
+        }
         subscribe = { keyPaths, queue, block in
             source.observe(keyPaths: keyPaths, on: queue) { change in
                 switch change {
@@ -56,10 +63,14 @@ public struct ProjectedCollection<Element: RealmCollectionValue>: RandomAccessCo
     /// - Complexity: O(log n) for a managed collection (one row lookup).
     public var endIndex: Int { elementCount() }
 
-    /// The projected value of the object at `position`.
+    /// The projected value of the object at `position`; setting it sets the property of that
+    /// object (inside a write transaction for a managed collection), as in Realm Swift.
     ///
     /// - Complexity: O(log n) for a managed collection.
-    public subscript(position: Int) -> Element { element(position) }
+    public subscript(position: Int) -> Element {
+        get { element(position) }
+        nonmutating set { store(position, newValue) }
+    }
 
     /// The Realm managing the underlying collection, or nil when it is unmanaged.
     public var realm: Realm? { owner() }

@@ -11,8 +11,11 @@ import StrataSupport
 /// for section in byInitial { print(section.key, section.map(\.name)) }
 /// let first = byInitial[IndexPath(item: 0, section: 0)]
 /// ```
+///
+/// Two values are `==` when they are the same sectioned results (made by the same `sectioned`
+/// call, or copies of it), as Realm Swift compares them.
 public struct SectionedResults<Key: _Persistable & Hashable, SectionElement: RealmCollectionValue>:
-    RandomAccessCollection, CustomStringConvertible {
+    RandomAccessCollection, CustomStringConvertible, Equatable {
     /// The sorted results the sections are made of.
     let results: Results<SectionElement>
     /// The section key of an element.
@@ -77,6 +80,11 @@ public struct SectionedResults<Key: _Persistable & Hashable, SectionElement: Rea
     public var description: String {
         "SectionedResults<\(Key.self), \(SectionElement.self)> (\(count) sections)"
     }
+
+    /// Whether both are the same sectioned results (not whether their sections are equal).
+    public static func == (lhs: SectionedResults, rhs: SectionedResults) -> Bool {
+        lhs.cache === rhs.cache
+    }
 }
 
 /// The rows of one section of a ``SectionedResults``, as Realm Swift's `ResultsSection`.
@@ -84,7 +92,7 @@ public struct SectionedResults<Key: _Persistable & Hashable, SectionElement: Rea
 /// A section is found by its key: after a change it shows the rows that have the key now (none
 /// when no row has it any more).
 public struct ResultsSection<Key: _Persistable & Hashable, Element: RealmCollectionValue>:
-    RandomAccessCollection, Identifiable, CustomStringConvertible {
+    RandomAccessCollection, Identifiable, CustomStringConvertible, Equatable {
     let parent: SectionedResults<Key, Element>
     /// The section's key.
     public let key: Key
@@ -123,6 +131,11 @@ public struct ResultsSection<Key: _Persistable & Hashable, Element: RealmCollect
     }
 
     public var description: String { "ResultsSection<\(Key.self), \(Element.self)> \(key) (\(count) rows)" }
+
+    /// Whether both are the section of one key in the same sectioned results.
+    public static func == (lhs: ResultsSection, rhs: ResultsSection) -> Bool {
+        lhs.parent == rhs.parent && lhs.key == rhs.key
+    }
 }
 
 /// The cached layout of a ``SectionedResults`` and the read generation it belongs to.

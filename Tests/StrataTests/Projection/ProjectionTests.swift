@@ -231,6 +231,15 @@ struct ProjectionTests {
         #expect(!thawed.isFrozen && Array(thawed) == ["Amazing Grace", "Alan"])
     }
 
+    @Test("setting an element of a projected collection sets that object's property, in a write")
+    func projectedCollectionWrites() throws {
+        let realm = try seededRealm()
+        let names = PersonProjection(projecting: person(realm, 1)).friendsFirstNames
+        try realm.write { names[0] = "Overwritten" }
+        #expect(person(realm, 2).firstName == "Overwritten")
+        #expect(Array(names) == ["Overwritten", "Alan"])
+    }
+
     @Test("projectTo works on a MutableSet of objects")
     func projectedSet() throws {
         let realm = try seededRealm()

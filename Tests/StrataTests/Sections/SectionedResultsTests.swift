@@ -123,6 +123,10 @@ struct SectionedResultsTests {
         #expect(byGroup.map(\.count) == [1, 2, 1])
         #expect(byGroup[1].map(\.name) == ["bob", "cat"] && byGroup[1].key == "b" && byGroup[1].id == "b")
         #expect(byGroup[IndexPath(item: 1, section: 1)].name == "cat")
+        // Equality is identity, as in Realm Swift: the same sectioned results and their sections.
+        let copy = byGroup
+        #expect(copy == byGroup && byGroup[1] == copy[1] && byGroup[0] != byGroup[1])
+        #expect(contacts.sectioned(by: \.group, sortDescriptors: [SortDescriptor(keyPath: "group")]) != byGroup)
         let descending = contacts.sectioned(by: \.group, ascending: false)
         #expect(descending.allKeys == ["c", "b", "a"])
         let byLength = contacts.sectioned(by: { $0.name.count + $0.id % 2 }, sortDescriptors: [SortDescriptor(keyPath: "id")])
