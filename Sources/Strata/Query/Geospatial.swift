@@ -28,12 +28,13 @@ public struct GeoPoint: Sendable, Hashable {
 }
 
 /// A distance on the globe, as Realm Swift's `Distance`; stored as radians (distance over the
-/// earth's mean radius, 6,371.0088 km).
+/// earth's radius, taken as Realm takes it: 6,378.1 km, 3,963.2 miles).
 public struct Distance: Sendable, Hashable {
     /// The distance in radians.
     public let radians: Double
 
-    private static let earthRadiusKilometers = 6_371.0088
+    private static let earthRadiusKilometers = 6_378.1
+    private static let earthRadiusMiles = 3_963.2
 
     /// A distance in kilometers, or nil when negative.
     public static func kilometers(_ value: Double) -> Distance? {
@@ -41,7 +42,9 @@ public struct Distance: Sendable, Hashable {
     }
 
     /// A distance in miles, or nil when negative.
-    public static func miles(_ value: Double) -> Distance? { kilometers(value * 1.609344) }
+    public static func miles(_ value: Double) -> Distance? {
+        value >= 0 ? Distance(radians: value / earthRadiusMiles) : nil
+    }
 
     /// A distance in degrees of arc, or nil when negative.
     public static func degrees(_ value: Double) -> Distance? { value >= 0 ? Distance(radians: value * .pi / 180) : nil }
@@ -53,7 +56,7 @@ public struct Distance: Sendable, Hashable {
     public func asKilometers() -> Double { radians * Self.earthRadiusKilometers }
 
     /// The distance in miles.
-    public func asMiles() -> Double { asKilometers() / 1.609344 }
+    public func asMiles() -> Double { radians * Self.earthRadiusMiles }
 
     /// The distance in degrees of arc.
     public func asDegrees() -> Double { radians * 180 / .pi }

@@ -24,11 +24,14 @@ struct GeoShapeInitializerTests {
         #expect(GeoCircle(center: (100, 70), radiusInRadians: 1) == nil)
     }
 
-    @Test("a distance converts to kilometers, miles and degrees")
+    @Test("a distance converts to kilometers, miles and degrees, with Realm's earth radius")
     func conversions() throws {
         let halfWay = try #require(Distance.radians(.pi))
         #expect(abs(halfWay.asDegrees() - 180) < 1e-9)
-        #expect(abs(halfWay.asKilometers() - .pi * 6_371.0088) < 1e-6)
+        #expect(abs(halfWay.asKilometers() - .pi * 6_378.1) < 1e-6)
+        // Realm's figures: the equator, 40,075 km or 24,901 miles, is about 2π radians.
+        #expect(abs(try #require(Distance.kilometers(40_075)).radians - 2 * .pi) < 2 * .pi * 1e-4)
+        #expect(abs(try #require(Distance.miles(24_901)).radians - 2 * .pi) < 2 * .pi * 1e-4)
         #expect(abs(try #require(Distance.miles(100)).asMiles() - 100) < 1e-9)
         #expect(abs(try #require(Distance.kilometers(42)).asKilometers() - 42) < 1e-9)
     }
