@@ -192,6 +192,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
 }
 
 extension List: _Persistable {
+    public static var _rlmIsKeptCollection: Bool { true }
+
     public static var _rlmColumn: _ColumnDescription { Element._rlmColumn.inCollection(.list) }
 
     public static func _rlmDefaultValue() -> Self { Self() }

@@ -7,7 +7,15 @@ import StrataEngine
 /// Only the add path calls ``becomeManaged(_:)``, once per collection property of the added
 /// object; reads and writes of the collection are unchanged (a managed collection made for a
 /// read is managed from the start).
+///
+/// A managed object keeps the collection its property last returned in the property's storage,
+/// and returns it again while it is still that object's (see
+/// ``ObjectBase/holdsManagedCollection(_:property:)``): `object.list === object.list`, as in
+/// Realm Swift, also for the collection adopted by `add`.
 protocol ManagedInPlace: AnyObject {
+    /// Where the managed collection lives; nil while unmanaged.
+    var location: CollectionLocation? { get }
+
     /// Makes this unmanaged collection the accessor of the managed property at `context`,
     /// dropping its unmanaged elements (the add wrote them to the Realm). A collection that is
     /// already managed is left as it is.

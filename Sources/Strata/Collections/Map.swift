@@ -190,6 +190,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
 }
 
 extension Map: _Persistable {
+    public static var _rlmIsKeptCollection: Bool { true }
+
     public static var _rlmColumn: _ColumnDescription { Value._rlmColumn.inCollection(.dictionary) }
 
     public static func _rlmDefaultValue() -> Self { Self() }

@@ -138,6 +138,8 @@ extension _Persistable {
 }
 
 extension MutableSet: _Persistable {
+    public static var _rlmIsKeptCollection: Bool { true }
+
     public static var _rlmColumn: _ColumnDescription { Element._rlmColumn.inCollection(.set) }
 
     public static func _rlmDefaultValue() -> Self { Self() }

@@ -155,6 +155,18 @@ open class ObjectBase: CustomStringConvertible {
         handle!.read(property: property, as: V.self, of: self)
     }
 
+    /// Whether `value`, kept in the storage of the collection property `property`, is this
+    /// object's managed collection of that property now (not one of an object this accessor
+    /// was bound to before, nor one read before `Realm.invalidate()`).
+    @usableFromInline
+    final func holdsManagedCollection(_ value: Any, property: Int) -> Bool {
+        guard let handle, let collection = value as? any ManagedInPlace, let location = collection.location else {
+            return false
+        }
+        return location.realm === handle.realm && location.object == handle.key && location.table == handle.table.key
+            && location.column == handle.table.columns[property] && location.path.isEmpty && !location.isStale
+    }
+
     /// Writes a managed property (the `@Persisted` setter once its storage is bound).
     @usableFromInline
     final func writeManaged<V: _Persistable>(_ value: V, property: Int) {

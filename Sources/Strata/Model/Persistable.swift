@@ -139,6 +139,9 @@ public protocol _Persistable: _RealmSchemaDiscoverable {
     /// `Date()`), which an unmanaged object must then make once and keep, whoever asks first:
     /// a read, `realm.add`, or `Encodable` (which works on a copy of the property's storage).
     static var _rlmDefaultIsGenerated: Bool { get }
+    /// Whether a managed object's property of this type returns the same value object on each
+    /// read (`List`, `MutableSet`, `Map`: `object.list === object.list`, as in Realm Swift).
+    static var _rlmIsKeptCollection: Bool { get }
     /// Converts a stored value back (for a managed object).
     static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self
     /// Converts the value for storage, adding any unmanaged objects it links to.
@@ -181,6 +184,8 @@ extension _Persistable {
     public static func _rlmTracePlaceholder(_ tracer: KeyPathTracer) -> Self? { nil }
 
     public static var _rlmDefaultIsGenerated: Bool { false }
+
+    public static var _rlmIsKeptCollection: Bool { false }
 
     public static var _rlmDynamicType: any _Persistable.Type { Self.self }
 

@@ -108,7 +108,16 @@ public struct Persisted<Value: _Persistable> {
         get {
             // Bound storage means a managed object (`bind(to:)` sets both, and nothing unbinds).
             let property = object[keyPath: storageKeyPath].managedProperty
-            if property >= 0 { return object.readManaged(property: property, as: Value.self) }
+            if property >= 0 {
+                // Known for each `Value` when the getter is specialized: nothing for a scalar.
+                if Value._rlmIsKeptCollection {
+                    let offset = withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) {
+                        UnsafeMutableRawPointer($0) - UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
+                    }
+                    return keptCollection(object, offset: offset, property: property)
+                }
+                return object.readManaged(property: property, as: Value.self)
+            }
             if object.tracer == nil, case .unmanaged(let value) = object[keyPath: storageKeyPath].state { return value }
             // No access to the storage spans a call (its offset is taken and the access ends; the
             // slow path reaches the storage from the object's address, outside any access, and the
@@ -147,6 +156,21 @@ public struct Persisted<Value: _Persistable> {
             return Value._rlmTracePlaceholder(tracer) ?? storage.pointee.unmanagedValue()
         }
         return storage.pointee.unmanagedValue()
+    }
+
+    /// A managed collection property: the collection the storage keeps when it is still this
+    /// object's (the one read last, or the one `add` made managed in place), otherwise a new one,
+    /// kept for the next read.
+    @inlinable @inline(never)
+    static func keptCollection(_ object: ObjectBase, offset: Int, property: Int) -> Value {
+        let storage = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()).advanced(by: offset)
+            .assumingMemoryBound(to: Self.self)
+        if case .unmanaged(let kept) = storage.pointee.state, object.holdsManagedCollection(kept, property: property) {
+            return kept
+        }
+        let value = object.readManaged(property: property, as: Value.self)
+        storage.pointee.state = .unmanaged(value)
+        return value
     }
 
     /// The unmanaged value, computing and keeping the default on first use.

@@ -18,16 +18,16 @@ enum ColumnMapping {
         guard !mapping.isEmpty else { return }
         for (name, columnName) in mapping.sorted(by: { $0.key < $1.key }) {
             guard let index = properties.firstIndex(where: { $0.name == name && !$0.isLinkingObjects }) else {
-                throw Realm.Error(Realm.Error.invalidSchema, "'\(className).propertiesMapping()' maps '\(name)', which is "
-                                  + "not a persisted property of '\(className)'")
+                throw Realm.Error(Realm.Error.invalidSchema, "'\(className).propertiesMapping()' maps '\(name)', "
+                                  + "which is not a persisted property of '\(className)'")
             }
             properties[index].columnName = columnName
         }
         var seen: [String: String] = [:]
         for property in properties where !property.isLinkingObjects {
             if let other = seen.updateValue(property.name, forKey: property.columnName) {
-                throw Realm.Error(Realm.Error.invalidSchema, "Properties '\(other)' and '\(property.name)' of '\(className)' "
-                                  + "are both stored in the column '\(property.columnName)'")
+                throw Realm.Error(Realm.Error.invalidSchema, "Properties '\(other)' and '\(property.name)' of "
+                                  + "'\(className)' are both stored in the column '\(property.columnName)'")
             }
         }
     }

@@ -44,7 +44,8 @@ extension GeoShape {
         }
         if let duplicate = firstDuplicateEdge(edges) { return duplicate }
         for hole in 1..<rings.count where !contains(rings[0], rings[hole]) {
-            return "Secondary ring \(hole) not contained by first exterior ring - secondary rings must be holes in the first ring"
+            return "Secondary ring \(hole) not contained by first exterior ring - "
+                + "secondary rings must be holes in the first ring"
         }
         for hole in 1..<rings.count {
             if (1..<rings.count).contains(where: { $0 != hole && contains(rings[$0], rings[hole]) }) {
@@ -78,7 +79,8 @@ extension GeoShape {
             for (edge, candidate) in edges[later].enumerated() {
                 for earlier in 0..<later {
                     if let match = edges[earlier].firstIndex(where: { same($0, candidate) }) {
-                        return "Polygon isn't valid: 'Duplicate edge: ring \(later), edge \(edge) and ring \(earlier), edge \(match)'"
+                        return "Polygon isn't valid: 'Duplicate edge: ring \(later), edge \(edge) and ring "
+                            + "\(earlier), edge \(match)'"
                     }
                 }
             }

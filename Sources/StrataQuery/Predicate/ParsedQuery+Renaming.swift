@@ -15,7 +15,9 @@ extension ParsedQuery {
         let renamer = PropertyRenamer(naming: naming)
         var renamed = self
         renamed.predicate = renamer.rename(predicate, root: root, variables: [:])
-        renamed.sort = sort.map { SortKey(renamer.rename($0.keyPath, root: root, variables: [:]).path, ascending: $0.ascending) }
+        renamed.sort = sort.map {
+            SortKey(renamer.rename($0.keyPath, root: root, variables: [:]).path, ascending: $0.ascending)
+        }
         renamed.distinct = distinct.map { renamer.rename($0, root: root, variables: [:]).path }
         return renamed
     }
@@ -68,7 +70,8 @@ private struct PropertyRenamer<Naming: PropertyNaming> {
     }
 
     /// The path in column names, and the class it ends in (nil past a value or an unknown name).
-    func rename(_ path: QueryKeyPath, root: String, variables: [String: String]) -> (path: QueryKeyPath, target: String?) {
+    func rename(_ path: QueryKeyPath, root: String, variables: [String: String])
+        -> (path: QueryKeyPath, target: String?) {
         var current: String? = path.variable.map { variables[$0] } ?? root
         var renamed = path
         for index in renamed.components.indices {

@@ -30,6 +30,29 @@ struct UnmanagedCollectionAddTests {
         #expect(numbers == owner.numbers, "the old reference is an accessor of the managed property")
     }
 
+    @Test("a managed object's collection property returns the same collection on each read, the one add adopted")
+    func collectionIdentity() throws {
+        let realm = try realm()
+        let owner = SeqOwner(value: ["id": 1, "numbers": [1, 2]])
+        let numbers = owner.numbers, tags = owner.tags, scores = owner.scores
+        #expect(numbers === owner.numbers && tags === owner.tags && scores === owner.scores)
+        try realm.write { realm.add(owner) }
+        #expect(numbers === owner.numbers && tags === owner.tags && scores === owner.scores)
+        // An accessor found by a query keeps the collection it returned first.
+        let found = try #require(realm.object(ofType: SeqOwner.self, forPrimaryKey: 1))
+        let list = found.numbers
+        #expect(list === found.numbers && found.dogs === found.dogs)
+        try realm.write { found.numbers.append(3) }
+        #expect(list === found.numbers && Array(list) == [1, 2, 3])
+        // Another object's accessor, and accessors reused while iterating, never show it.
+        try realm.write { realm.create(SeqOwner.self, value: ["id": 2, "numbers": [7]]) }
+        let seen = realm.objects(SeqOwner.self).sorted(byKeyPath: "id").map { Array($0.numbers) }
+        #expect(seen == [[1, 2, 3], [7]])
+        // After invalidate(), the object is invalidated as before.
+        realm.invalidate()
+        #expect(found.isInvalidated)
+    }
+
     @Test("add(_:update:) over an existing object makes the collections the managed ones too")
     func updateMakesCollectionsManaged() throws {
         let realm = try realm()
