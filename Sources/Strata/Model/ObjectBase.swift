@@ -155,6 +155,12 @@ open class ObjectBase: CustomStringConvertible {
         handle!.read(property: property, as: V.self, of: self)
     }
 
+    /// Whether a read of a collection property may keep the collection in the property's storage:
+    /// a live managed object, confined to its Realm's thread (a frozen one is read by several
+    /// threads at once).
+    @usableFromInline
+    final var keepsCollections: Bool { handle.map { !$0.realm.state.isFrozen } ?? false }
+
     /// Whether `value`, kept in the storage of the collection property `property`, is this
     /// object's managed collection of that property now (not one of an object this accessor
     /// was bound to before, nor one read before `Realm.invalidate()`).

@@ -160,9 +160,10 @@ public struct Persisted<Value: _Persistable> {
 
     /// A managed collection property: the collection the storage keeps when it is still this
     /// object's (the one read last, or the one `add` made managed in place), otherwise a new one,
-    /// kept for the next read.
+    /// kept for the next read. A frozen object, which threads read at once, keeps nothing.
     @inlinable @inline(never)
     static func keptCollection(_ object: ObjectBase, offset: Int, property: Int) -> Value {
+        guard object.keepsCollections else { return object.readManaged(property: property, as: Value.self) }
         let storage = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()).advanced(by: offset)
             .assumingMemoryBound(to: Self.self)
         if case .unmanaged(let kept) = storage.pointee.state, object.holdsManagedCollection(kept, property: property) {

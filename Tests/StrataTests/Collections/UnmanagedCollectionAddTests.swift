@@ -53,6 +53,18 @@ struct UnmanagedCollectionAddTests {
         #expect(found.isInvalidated)
     }
 
+    @Test("a frozen object's collections are read by several threads at once without a race")
+    func frozenCollectionsReadConcurrently() throws {
+        let realm = try realm()
+        try realm.write { realm.create(SeqOwner.self, value: ["id": 1, "numbers": [1, 2, 3]]) }
+        let frozen = Frozen(try #require(realm.object(ofType: SeqOwner.self, forPrimaryKey: 1)))
+        let sums = LockedSums()
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            for _ in 0..<200 { sums.add(frozen.value.numbers.reduce(0, +)) }
+        }
+        #expect(sums.total == 8 * 200 * 6)
+    }
+
     @Test("add(_:update:) over an existing object makes the collections the managed ones too")
     func updateMakesCollectionsManaged() throws {
         let realm = try realm()
@@ -64,5 +76,22 @@ struct UnmanagedCollectionAddTests {
             numbers.append(2)
         }
         #expect(Array(realm.object(ofType: SeqOwner.self, forPrimaryKey: 1)?.numbers ?? List()) == [1, 2])
+    }
+}
+
+/// A sum several threads add to.
+private final class LockedSums: @unchecked Sendable {
+    // Safety: `sum` is only touched under `lock`.
+    private var sum = 0
+    private let lock = NSLock()
+    func add(_ value: Int) {
+        lock.lock()
+        sum += value
+        lock.unlock()
+    }
+    var total: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return sum
     }
 }
