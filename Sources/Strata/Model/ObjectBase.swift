@@ -157,9 +157,13 @@ open class ObjectBase: CustomStringConvertible {
 
     /// Whether a read of a collection property may keep the collection in the property's storage:
     /// a live managed object, confined to its Realm's thread (a frozen one is read by several
-    /// threads at once).
+    /// threads at once). Traps, as any read does, on another thread than the Realm's.
     @usableFromInline
-    final var keepsCollections: Bool { handle.map { !$0.realm.state.isFrozen } ?? false }
+    final var keepsCollections: Bool {
+        guard let handle, !handle.realm.state.isFrozen else { return false }
+        handle.realm.verifyThread()
+        return true
+    }
 
     /// Whether `value`, kept in the storage of the collection property `property`, is this
     /// object's managed collection of that property now (not one of an object this accessor
