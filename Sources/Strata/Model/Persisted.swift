@@ -109,8 +109,10 @@ public struct Persisted<Value: _Persistable> {
             // Bound storage means a managed object (`bind(to:)` sets both, and nothing unbinds).
             let property = object[keyPath: storageKeyPath].managedProperty
             if property >= 0 {
-                // Known for each `Value` when the getter is specialized: nothing for a scalar.
-                if Value._rlmIsKeptCollection {
+                // Known for each `Value` when the getter is specialized: nothing for a scalar. A
+                // frozen object, which threads read at once, keeps nothing, and its storage is not
+                // even accessed here (taking its address is a modifying access).
+                if Value._rlmIsKeptCollection, object.keepsCollections {
                     let offset = withUnsafeMutablePointer(to: &object[keyPath: storageKeyPath]) {
                         UnsafeMutableRawPointer($0) - UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque())
                     }
@@ -160,10 +162,9 @@ public struct Persisted<Value: _Persistable> {
 
     /// A managed collection property: the collection the storage keeps when it is still this
     /// object's (the one read last, or the one `add` made managed in place), otherwise a new one,
-    /// kept for the next read. A frozen object, which threads read at once, keeps nothing.
+    /// kept for the next read. Only for a live object (see ``ObjectBase/keepsCollections``).
     @inlinable @inline(never)
     static func keptCollection(_ object: ObjectBase, offset: Int, property: Int) -> Value {
-        guard object.keepsCollections else { return object.readManaged(property: property, as: Value.self) }
         let storage = UnsafeMutableRawPointer(Unmanaged.passUnretained(object).toOpaque()).advanced(by: offset)
             .assumingMemoryBound(to: Self.self)
         if case .unmanaged(let kept) = storage.pointee.state, object.holdsManagedCollection(kept, property: property) {
