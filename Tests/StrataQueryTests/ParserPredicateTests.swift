@@ -85,6 +85,8 @@ struct ParserPredicateTests {
         ParseCase("map[$0] == 1", [.value(.string("k"))],
                   A.compare(A.path([.property("map"), .mapKey("k")]), .equal, A.int(1))),
         ParseCase("map.@keys == 'a'", A.compare(A.path([.property("map"), .keys]), .equal, A.string("a"))),
+        ParseCase("ANY map.@allKeys == 'a'", A.compare(A.path([.property("map"), .keys]), .equal, A.string("a"))),
+        ParseCase("map.@allValues == 1", A.compare(A.path([.property("map"), .values]), .equal, A.int(1))),
         ParseCase("map.@values > 2", A.compare(A.path([.property("map"), .values]), .greater, A.int(2))),
         ParseCase("mixed.@type == 'string'", A.compare(A.path([.property("mixed"), .type]), .equal, A.string("string"))),
         ParseCase("a.limit == 1 AND sort == 2 AND a.contains == 3",

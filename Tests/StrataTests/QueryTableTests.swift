@@ -86,6 +86,8 @@ let queryRows: [QueryRow] = [
     QueryRow("scores.@count == 2", [], [1]) { $0.scores.count == 2 },
     QueryRow("ANY scores.@keys == 'grace'", [], [1, 2]) { $0.scores.keys == "grace" },
     QueryRow("ANY scores.@values > 9", [], [3]) { $0.scores.values > 9 },
+    QueryRow("ANY scores.@allKeys == 'grace'", [], [1, 2]) { $0.scores.keys == "grace" },
+    QueryRow("ANY scores.@allValues > 9", [], [3]) { $0.scores.values > 9 },
     QueryRow("extra == 5", [], [1]) { $0.extra == .int(5) },
     QueryRow("extra == 'five'", [], [2]) { $0.extra == .string("five") },
     QueryRow("ANY friends.age > 4", [], [1, 2]) { $0.friends.age > 4 },

@@ -72,8 +72,10 @@ extension Parser {
         case "avg": return .aggregate(.avg)
         case "min": return .aggregate(.min)
         case "max": return .aggregate(.max)
-        case "keys": return .keys
-        case "values": return .values
+        // `@allKeys`/`@allValues` (the lexer lowercases attributes): the names Realm Swift's
+        // typed queries write for a map's keys and values, accepted as Realm accepts them.
+        case "keys", "allkeys": return .keys
+        case "values", "allvalues": return .values
         case "type": return .type
         default:
             throw QueryError(position: current.start,
