@@ -35,6 +35,49 @@ struct WriteGateTests {
         #expect(gate.waitingCount == 0)
     }
 
+    @Test("Threads and tasks contending for the gate never hold it together; tasks wait by suspending")
+    func mutualExclusionWithTasks() async {
+        let gate = WriteGate()
+        let counter = UnguardedCounter()
+        let threads = 2, tasks = 4, rounds = 500
+        let threadsDone = startThreads(threads) { _ in
+            for _ in 0..<rounds {
+                gate.acquire()
+                counter.value += 1
+                gate.release()
+            }
+        }
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<tasks {
+                group.addTask {
+                    for _ in 0..<rounds {
+                        try! await gate.acquireSuspending()
+                        counter.value += 1
+                        gate.release()
+                    }
+                }
+            }
+        }
+        #expect(threadsDone.wait(timeout: .now() + 300) == .success)
+        #expect(gate.tryAcquire())
+        #expect(counter.value == (threads + tasks) * rounds)
+        #expect(!gate.tryAcquire(), "held")
+        gate.release()
+    }
+
+    @Test("A task cancelled while it waits for the gate throws CancellationError and takes nothing")
+    func cancelledTaskTakesNothing() async throws {
+        let gate = WriteGate()
+        gate.acquire()
+        let waiter = Task { try await gate.acquireSuspending() }
+        try await Task.sleep(for: .milliseconds(20))
+        waiter.cancel()
+        await #expect(throws: CancellationError.self) { try await waiter.value }
+        gate.release()
+        #expect(gate.tryAcquire(), "the cancelled task did not take the freed gate")
+        gate.release()
+    }
+
     @Test("The gate goes to waiters in the order they arrived")
     func arrivalOrder() {
         let gate = WriteGate()

@@ -29,6 +29,12 @@ extension Realm {
     @discardableResult
     public func write<Result>(withoutNotifying tokens: [NotificationToken] = [], _ block: () throws -> Result) throws -> Result {
         beginWrite()
+        return try completeWrite(withoutNotifying: tokens, block)
+    }
+
+    /// Runs `block` in the write transaction just begun and commits it (cancels it when `block`
+    /// throws): the rest of ``write(withoutNotifying:_:)`` and of `asyncWrite`.
+    func completeWrite<Result>(withoutNotifying tokens: [NotificationToken], _ block: () throws -> Result) throws -> Result {
         let result: Result
         do {
             result = try block()
@@ -47,15 +53,27 @@ extension Realm {
     /// active versions than ``Configuration/maximumNumberOfActiveVersions`` allows) is thrown by
     /// the matching ``Realm/commitWrite(withoutNotifying:)``.
     public func beginWrite() {
+        verifyCanBeginWrite()
+        openWriteTransaction { try store.beginWrite() }
+    }
+
+    /// The traps of ``beginWrite()``: another thread, a frozen Realm, a write already open.
+    func verifyCanBeginWrite() {
         verifyThread()
         precondition(!state.isFrozen, "Can't perform transactions on a frozen Realm")
         precondition(!isInWriteTransaction, "The Realm is already in a write transaction")
+    }
+
+    /// Advances to the newest version and opens the write transaction that `begin` starts
+    /// (`begin` is not called when the newest version cannot be pinned); a failure leaves the
+    /// write failed, to be thrown by the commit.
+    func openWriteTransaction(_ begin: () throws -> WriteTransaction) {
         refresh()
         do {
             // The refresh could not pin the newest version: too many versions are active
             // (frozen values, other threads' Realms). Realm fails the write then.
             if state.pinned == nil || version < store.currentVersion { state.pinned = try store.pin() }
-            let transaction = try store.beginWrite()
+            let transaction = try begin()
             // A write event lists the write's instructions; the transaction otherwise keeps them
             // encoded only.
             transaction.keepsInstructions = isRecordingEvents

@@ -81,15 +81,44 @@ extension Realm {
     /// `asyncWrite`: call it from the actor (or task) that owns the Realm, for example the actor
     /// of `Realm(configuration:actor:)` (any actor) or one whose executor is the Realm's `LibUVEventLoop`.
     ///
-    /// The write runs on the caller's executor: waiting for the write lock and for durability
-    /// happens there without suspending.
+    /// While another writer holds the write lock the task suspends, so the actor and its thread
+    /// stay free (a task that blocked would hold one of the few threads of Swift's cooperative
+    /// pool). Cancelling the task while it waits throws `CancellationError` without running
+    /// `block`, as in Realm. `block` and the commit run on the caller's executor; the commit waits
+    /// for durability there without suspending. A task that waits does not queue behind threads
+    /// waiting in ``write(withoutNotifying:_:)``: under a steady stream of those it may wait
+    /// longer than they do.
     ///
     /// - Returns: what `block` returns.
-    /// - Throws: what `block` throws (the write is cancelled), or the commit's error.
+    /// - Throws: `CancellationError` when the task is cancelled before the write begins; what
+    ///   `block` throws (the write is cancelled); or the ``Realm/Error`` of a failed write or
+    ///   commit.
     @discardableResult
     public func asyncWrite<Result>(_ block: () throws -> Result,
                                    isolation: isolated (any Actor)? = #isolation) async throws -> Result {
-        try write(block)
+        try Task.checkCancellation()
+        verifyCanBeginWrite()
+        do {
+            try await store.acquireWriteGateSuspending()
+        } catch let cancellation as CancellationError {
+            throw cancellation
+        } catch {
+            throw Realm.Error.wrap(error)
+        }
+        // Another task of the actor may have begun a write on this Realm while this one waited
+        // (one that failed holds no lock): the same programmer error as a nested write.
+        if isInWriteTransaction {
+            store.releaseWriteGate()
+            preconditionFailure("The Realm is already in a write transaction")
+        }
+        var began = false
+        openWriteTransaction {
+            began = true
+            return try store.beginWriteHoldingGate()
+        }
+        // The newest version could not be pinned, so no transaction took the lock over.
+        if !began { store.releaseWriteGate() }
+        return try completeWrite(withoutNotifying: [], block)
     }
 
     // MARK: - The queue

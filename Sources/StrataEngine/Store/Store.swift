@@ -240,15 +240,39 @@ package final class Store: @unchecked Sendable {
     ///   log sync, ``StrataError/Code/tooManyActiveVersions`` ("Number of active versions (N) in
     ///   the Realm exceeded the limit of M") while too many versions are pinned.
     package func beginWrite() throws -> WriteTransaction {
-        guard !configuration.readOnly else {
-            throw StrataError(.readOnly, "the store was opened read-only; writes are not allowed")
-        }
+        try refuseWritesWhenReadOnly()
         acquireWriteGate()
+        return try beginWriteHoldingGate()
+    }
+
+    /// Takes the write gate from a task without blocking its thread: suspends until the gate is
+    /// free (see ``WriteGate``). Follow with ``beginWriteHoldingGate()``.
+    ///
+    /// - Throws: ``StrataError/Code/readOnly``, or `CancellationError` when the task is cancelled
+    ///   before the gate is taken (the gate is then not held).
+    package func acquireWriteGateSuspending() async throws {
+        try refuseWritesWhenReadOnly()
+        try await writeGate.acquireSuspending()
+    }
+
+    /// Starts the write transaction once the caller holds the write gate; releases the gate
+    /// when it throws (the refusals of ``beginWrite()``).
+    package func beginWriteHoldingGate() throws -> WriteTransaction {
         if let refusal = poisonError ?? activeVersionsError {
             endWrite()
             throw refusal
         }
         return WriteTransaction(store: self, base: writerHead)
+    }
+
+    /// Releases the write gate taken by ``acquireWriteGateSuspending()`` when no transaction
+    /// was begun with it.
+    package func releaseWriteGate() { endWrite() }
+
+    private func refuseWritesWhenReadOnly() throws {
+        guard !configuration.readOnly else {
+            throw StrataError(.readOnly, "the store was opened read-only; writes are not allowed")
+        }
     }
 
     /// The ``StrataError/Code/tooManyActiveVersions`` error while more distinct versions are

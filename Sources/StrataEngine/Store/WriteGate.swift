@@ -10,6 +10,12 @@ import Glibc
 /// waiter sleeps on its own semaphore). A gate whose waiters shared one condition variable woke
 /// all of them at every release, to let one through: with four writers on two cores, most of a
 /// one-object commit's time went to those wake-ups.
+///
+/// A task (``acquireSuspending()``) does not block its thread: it suspends until a release frees
+/// the gate and then takes it if it is still free. Tasks do not queue behind threads, so a
+/// thread of the task's own actor that begins a synchronous write while the task waits does not
+/// deadlock (it would wait for a task that needs that thread); the price is that a stream of
+/// threads always waiting can keep a task waiting.
 final class WriteGate: Sendable {
     /// A thread waiting for the gate.
     private final class Waiter: @unchecked Sendable {
@@ -36,6 +42,9 @@ final class WriteGate: Sendable {
         /// Oldest first; `first` is the next owner.
         var waiters: [Waiter] = []
         var head = 0
+        /// Tasks suspended until the gate is next freed, by id.
+        var suspended: [UInt64: CheckedContinuation<Void, Never>] = [:]
+        var nextSuspendedID: UInt64 = 0
 
         var isIdle: Bool { !isHeld && head == waiters.count }
     }
@@ -57,14 +66,62 @@ final class WriteGate: Sendable {
         waiter?.wait()
     }
 
-    /// Gives the gate to the longest waiter, or frees it when nobody waits.
+    /// Takes the gate when it is free; never waits.
+    func tryAcquire() -> Bool {
+        state.withLockedValue { state in
+            guard !state.isHeld else { return false }
+            state.isHeld = true
+            return true
+        }
+    }
+
+    /// Takes the gate from a task: suspends (without blocking the thread) until it is free.
+    ///
+    /// - Throws: `CancellationError` when the task is cancelled before the gate is taken.
+    func acquireSuspending() async throws {
+        while true {
+            try Task.checkCancellation()
+            if tryAcquire() { return }
+            await suspendUntilFreed()
+        }
+    }
+
+    /// Returns once a release frees the gate (at once if it is free), or the task is cancelled.
+    private func suspendUntilFreed() async {
+        let id = state.withLockedValue { state -> UInt64 in
+            state.nextSuspendedID += 1
+            return state.nextSuspendedID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.withLockedValue { state -> Bool in
+                    // Freed already, or cancelled before the continuation existed (the
+                    // handler found no entry): do not wait.
+                    guard state.isHeld, !Task.isCancelled else { return true }
+                    state.suspended[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            state.withLockedValue { $0.suspended.removeValue(forKey: id) }?.resume()
+        }
+    }
+
+    /// Gives the gate to the longest waiting thread, or frees it when none waits (and wakes the
+    /// suspended tasks to try for it).
     func release() {
+        var freedFor: [CheckedContinuation<Void, Never>] = []
         let next = state.withLockedValue { state -> Waiter? in
             precondition(state.isHeld, "WriteGate: released while not held")
             guard state.head < state.waiters.count else {
                 state.isHeld = false
                 state.waiters.removeAll(keepingCapacity: true)
                 state.head = 0
+                if !state.suspended.isEmpty {
+                    freedFor = Array(state.suspended.values)
+                    state.suspended.removeAll()
+                }
                 return nil
             }
             let next = state.waiters[state.head]
@@ -80,6 +137,7 @@ final class WriteGate: Sendable {
         guard let next else {
             // Wakes a group-commit leader gathering writers (see `waitUntilIdle(timeout:)`).
             state.broadcast()
+            for task in freedFor { task.resume() }
             return
         }
         next.wake()
