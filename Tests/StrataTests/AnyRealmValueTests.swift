@@ -2,8 +2,8 @@ import Foundation
 @testable import Strata
 import Testing
 
-// AnyRealmValue (REALM-SEMANTICS.md §1.1 "Mixed", §2.7): every case, links, nested lists and
-// dictionaries, in-place mutation of nested collections, and the nesting limit.
+// AnyRealmValue (Realm's "Mixed"): every case, links, nested lists and dictionaries, in-place
+// mutation of nested collections, and the nesting limit.
 
 // MARK: - Models
 
@@ -117,6 +117,19 @@ struct AnyRealmValueTests {
             #expect(Array(holder.list) == [value], "\(label) in a List")
             #expect(holder.map[label.replacingOccurrences(of: " ", with: "_")] == value, "\(label) in a Map")
         }
+    }
+
+    @Test("A nil among loosely typed values for a List<AnyRealmValue> or Map value is .none, as NSNull is")
+    func nilThroughAnyIsNone() throws {
+        let realm = try arvMemoryRealm()
+        let holder = try realm.write {
+            realm.create(ARVHolder.self, value: ["list": ["hello", nil] as [Any?],
+                                                 "map": ["a": nil, "b": 1] as [String: Any?]])
+        }
+        #expect(Array(holder.list) == [.string("hello"), .none])
+        #expect(holder.map["a"] == AnyRealmValue.none)
+        #expect(holder.map["b"] == .int(1))
+        #expect(AnyRealmValue._rlmFromAny(Optional<Any>.none as Any) == AnyRealmValue.none)
     }
 
     @Test("The typed accessors return the value only for their own case")

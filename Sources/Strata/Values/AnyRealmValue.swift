@@ -154,6 +154,8 @@ extension AnyRealmValue: RealmCollectionValue, _Indexable {
     }
 
     public static func _rlmFromAny(_ value: Any) -> AnyRealmValue? {
+        // A nil given through `Any` (`["a", nil]` as `[Any?]`) is `.none`, as `NSNull` is.
+        guard let value = KeyValueCoding.flattened(value) else { return AnyRealmValue.none }
         switch value {
         case let mixed as AnyRealmValue: return mixed
         case is NSNull: return AnyRealmValue.none
