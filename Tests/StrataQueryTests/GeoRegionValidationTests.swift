@@ -1,3 +1,4 @@
+import Foundation
 @testable import StrataQuery
 import Testing
 
@@ -71,5 +72,41 @@ struct GeoRegionValidationTests {
             try RQLParser.parse("loc GEOWITHIN geoPolygon({[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]})")
         }
         _ = try RQLParser.parse("loc GEOWITHIN geoPolygon({[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]})")
+    }
+
+    /// A ring of `count` points around (`latitude`, `longitude`), `radius` degrees out.
+    private static func circle(_ count: Int, latitude: Double, longitude: Double, radius: Double) -> [GeoCoordinate] {
+        let points = (0..<count).map { index -> GeoCoordinate in
+            let angle = Double(index) / Double(count) * 2 * .pi
+            return GeoCoordinate(latitude: latitude + radius * sin(angle), longitude: longitude + radius * cos(angle))
+        }
+        return points + [points[0]]
+    }
+
+    @Test("rings of 10,000 points are checked edge against nearby edge: a valid one is accepted, and one crossing is found where it is")
+    func largeRings() {
+        for (latitude, longitude) in [(0.0, 0.0), (40.0, -75.0), (-60.0, 170.0)] {
+            var ring = Self.circle(10_000, latitude: latitude, longitude: longitude, radius: 1)
+            #expect(Self.refusal(.polygon(outer: ring, holes: [])) == nil)
+            // Swapping two points makes edges 6999 and 7001 cross.
+            ring.swapAt(7_000, 7_001)
+            let message = Self.refusal(.polygon(outer: ring, holes: []))
+            #expect(message?.contains("'Ring 0 is not valid: 'Edges 6999 and 7001 cross.") == true, "\(message ?? "accepted")")
+            #expect(message?.contains("… 9969 more}") == true, "the message shows the first 32 points only")
+            #expect((message?.count ?? 0) < 1_500)
+        }
+        let outer = Self.circle(5_000, latitude: 10, longitude: 10, radius: 2)
+        let hole = Self.circle(2_000, latitude: 10, longitude: 10, radius: 1)
+        #expect(Self.refusal(.polygon(outer: outer, holes: [hole])) == nil)
+    }
+
+    @Test("a ring whose edges pile up over one spot is refused as too complex instead of taking seconds")
+    func piledUpEdges() {
+        let piled = (0..<3_000).map { index in
+            GeoCoordinate(latitude: Double(index % 7) * 1e-5, longitude: Double((index * 13) % 11) * 1e-5)
+        }
+        let message = Self.refusal(.polygon(outer: piled + [piled[0]], holes: []))
+        #expect(message?.hasPrefix("Invalid region in GEOWITHIN query: the polygon (3001 points) is too complex to validate") == true,
+                "\(message ?? "accepted")")
     }
 }

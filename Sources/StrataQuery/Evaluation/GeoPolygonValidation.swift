@@ -11,13 +11,20 @@ import Foundation
 extension GeoShape {
     /// Realm's message for this region when it is invalid, or nil when it is valid.
     package var invalidRegionMessage: String? {
-        guard case .polygon(let outer, let holes) = self, let problem = Self.problem(rings: [outer] + holes) else {
-            return nil
+        guard case .polygon(let outer, let holes) = self else { return nil }
+        switch Self.problem(rings: [outer] + holes) {
+        case nil: return nil
+        case .realm(let problem)?:
+            return "Invalid region in GEOWITHIN query for parameter '\(realmDescription)': '\(problem)'"
+        case .tooComplex?:
+            return "Invalid region in GEOWITHIN query: the polygon (\(([outer] + holes).map(\.count).reduce(0, +)) points) "
+                + "is too complex to validate: more than \(GeoArcSweep.pairBudget) pairs of edges, or of points and "
+                + "edges, lie close to each other"
         }
-        return "Invalid region in GEOWITHIN query for parameter '\(realmDescription)': '\(problem)'"
     }
 
-    /// The region as Realm describes it in messages: `GeoPolygon({[lon, lat], …}, {…})`.
+    /// The region as Realm describes it in messages: `GeoPolygon({[lon, lat], …}, {…})` (the
+    /// first 32 points of each ring).
     package var realmDescription: String {
         func point(_ coordinate: GeoCoordinate) -> String {
             "[\(Self.shortNumber(coordinate.longitude)), \(Self.shortNumber(coordinate.latitude))]"
@@ -28,121 +35,128 @@ extension GeoShape {
         case .circle(let center, let radius):
             return "GeoCircle(\(point(center)), \(Self.shortNumber(radius)))"
         case .polygon(let outer, let holes):
-            let rings = ([outer] + holes).map { "{" + $0.map(point).joined(separator: ", ") + "}" }
+            // Realm prints every point; a ring of thousands would make a message of a page.
+            let shown = 32
+            let rings = ([outer] + holes).map { ring in
+                "{" + ring.prefix(shown).map(point).joined(separator: ", ")
+                    + (ring.count > shown ? ", … \(ring.count - shown) more" : "") + "}"
+            }
             return "GeoPolygon(\(rings.joined(separator: ", ")))"
         }
     }
 
+    /// What is wrong with a polygon: Realm's words, or more work than validation may take.
+    private enum Problem {
+        case realm(String)
+        case tooComplex
+    }
+
     /// The first problem of a polygon's rings (the outer ring first), checked in Realm's order.
-    private static func problem(rings: [[GeoCoordinate]]) -> String? {
-        let edges = rings.map(Self.edges(of:))
-        for (ring, ringEdges) in edges.enumerated() {
-            if let (first, second) = firstCrossing(ringEdges) {
-                return "Ring \(ring) is not valid: 'Edges \(first) and \(second) cross. Edge locations in degrees: "
-                    + "\(degrees(ringEdges[first])) and \(degrees(ringEdges[second]))'"
+    private static func problem(rings: [[GeoCoordinate]]) -> Problem? {
+        let arcs = rings.map(Self.arcs(of:))
+        for (ring, ringArcs) in arcs.enumerated() {
+            guard let crossing = firstCrossing(ringArcs) else { return .tooComplex }
+            if let (first, second) = crossing {
+                return .realm("Ring \(ring) is not valid: 'Edges \(first) and \(second) cross. Edge locations in "
+                    + "degrees: \(degrees(ringArcs[first])) and \(degrees(ringArcs[second]))'")
             }
         }
-        if let duplicate = firstDuplicateEdge(edges) { return duplicate }
-        for hole in 1..<rings.count where !contains(rings[0], rings[hole]) {
-            return "Secondary ring \(hole) not contained by first exterior ring - "
-                + "secondary rings must be holes in the first ring"
-        }
+        if let duplicate = firstDuplicateEdge(arcs) { return .realm(duplicate) }
         for hole in 1..<rings.count {
-            if (1..<rings.count).contains(where: { $0 != hole && contains(rings[$0], rings[hole]) }) {
-                return "Polygon interior rings cannot be nested: \(hole)"
+            guard let inside = contains(rings[0], arcs[0], rings[hole], arcs[hole]) else { return .tooComplex }
+            if !inside {
+                return .realm("Secondary ring \(hole) not contained by first exterior ring - "
+                    + "secondary rings must be holes in the first ring")
+            }
+        }
+        let boxes = rings.map(PlaneBox.init)
+        for hole in 1..<rings.count {
+            for other in 1..<rings.count where other != hole && boxes[other].holds(boxes[hole]) {
+                guard let inside = contains(rings[other], arcs[other], rings[hole], arcs[hole]) else { return .tooComplex }
+                if inside { return .realm("Polygon interior rings cannot be nested: \(hole)") }
             }
         }
         return nil
     }
-
-    private typealias Edge = (from: GeoCoordinate, to: GeoCoordinate)
 
     /// The ring's edges, in order (a ring is closed: its last point repeats its first).
-    private static func edges(of ring: [GeoCoordinate]) -> [Edge] {
-        zip(ring, ring.dropFirst()).map { Edge(from: $0, to: $1) }
+    private static func arcs(of ring: [GeoCoordinate]) -> [GeoArc] {
+        zip(ring, ring.dropFirst()).map { GeoArc(from: $0, to: $1) }
     }
 
-    /// The first two edges of one ring that cross, or run along each other, other than
-    /// neighbours meeting at their shared point.
-    private static func firstCrossing(_ edges: [Edge]) -> (Int, Int)? {
-        for first in edges.indices {
-            for second in edges.indices where second > first + 1 && !(first == 0 && second == edges.count - 1) {
-                if cross(edges[first], edges[second]) || overlap(edges[first], edges[second]) { return (first, second) }
+    /// The first two edges of one ring (the lowest first index, then second) that cross, or run
+    /// along each other, other than neighbours meeting at their shared point; `.some(nil)` when
+    /// none do, nil when the ring is too complex to check.
+    private static func firstCrossing(_ arcs: [GeoArc]) -> (Int, Int)?? {
+        var found: (Int, Int)?
+        let complete = GeoArcSweep.visitPairs(arcs) { first, second in
+            guard second > first + 1, !(first == 0 && second == arcs.count - 1) else { return }
+            if let current = found, current <= (first, second) { return }
+            if arcs[first].meets(arcs[second]) { found = (first, second) }
+        }
+        return complete ? .some(found) : nil
+    }
+
+    /// Realm's message for the first edge that appears in two rings (the later ring named first,
+    /// with the first ring and edge it appears in).
+    private static func firstDuplicateEdge(_ arcs: [[GeoArc]]) -> String? {
+        struct Key: Hashable {
+            let ends: [GeoCoordinate]
+            init(_ arc: GeoArc) {
+                let ordered = (arc.from.latitude, arc.from.longitude) <= (arc.to.latitude, arc.to.longitude)
+                ends = ordered ? [arc.from, arc.to] : [arc.to, arc.from]
             }
         }
-        return nil
-    }
-
-    /// Realm's message for the first edge that appears in two rings (the later ring named first).
-    private static func firstDuplicateEdge(_ edges: [[Edge]]) -> String? {
-        for later in edges.indices {
-            for (edge, candidate) in edges[later].enumerated() {
-                for earlier in 0..<later {
-                    if let match = edges[earlier].firstIndex(where: { same($0, candidate) }) {
-                        return "Polygon isn't valid: 'Duplicate edge: ring \(later), edge \(edge) and ring "
-                            + "\(earlier), edge \(match)'"
-                    }
+        var firstSeen: [Key: (ring: Int, edge: Int)] = [:]
+        for (ring, ringArcs) in arcs.enumerated() {
+            for (edge, arc) in ringArcs.enumerated() where firstSeen[Key(arc)] == nil {
+                firstSeen[Key(arc)] = (ring, edge)
+            }
+        }
+        for later in arcs.indices {
+            for (edge, arc) in arcs[later].enumerated() {
+                if let earlier = firstSeen[Key(arc)], earlier.ring < later {
+                    return "Polygon isn't valid: 'Duplicate edge: ring \(later), edge \(edge) and ring "
+                        + "\(earlier.ring), edge \(earlier.edge)'"
                 }
             }
         }
         return nil
     }
 
-    private static func same(_ a: Edge, _ b: Edge) -> Bool {
-        (a.from == b.from && a.to == b.to) || (a.from == b.to && a.to == b.from)
-    }
-
     /// Whether `inner` lies inside `ring`: its points inside or on `ring` (tested as queries test
     /// points), and none of its edges crossing one of `ring`'s or running along part of one
-    /// (rings may touch at points, not share edges).
-    private static func contains(_ ring: [GeoCoordinate], _ inner: [GeoCoordinate]) -> Bool {
+    /// (rings may touch at points, not share edges). Nil when that is too much work to check.
+    private static func contains(_ ring: [GeoCoordinate], _ ringArcs: [GeoArc],
+                                 _ inner: [GeoCoordinate], _ innerArcs: [GeoArc]) -> Bool? {
+        guard inner.count * ring.count <= GeoArcSweep.pointTestBudget else { return nil }
         guard inner.allSatisfy({ GeoMath.inside($0, ring: ring) }) else { return false }
-        let ringEdges = edges(of: ring)
-        return !edges(of: inner).contains { edge in ringEdges.contains { cross(edge, $0) || overlap(edge, $0) } }
+        var meets = false
+        let split = ringArcs.count
+        let complete = GeoArcSweep.visitPairs(ringArcs + innerArcs) { first, second in
+            guard !meets, first < split, second >= split else { return }
+            meets = ringArcs[first].meets(innerArcs[second - split])
+        }
+        return complete ? !meets : nil
     }
 
-    // Edges are arcs of great circles, as Realm's are: a point is a unit vector, and which side
-    // of an arc's circle another point is on is the sign of a triple product.
+    /// A ring's extent on the longitude/latitude plane, where points are tested against rings.
+    private struct PlaneBox {
+        let low: SIMD2<Double>
+        let high: SIMD2<Double>
 
-    private static func unit(_ point: GeoCoordinate) -> SIMD3<Double> {
-        let (latitude, longitude) = (point.latitude * .pi / 180, point.longitude * .pi / 180)
-        return SIMD3(cos(latitude) * cos(longitude), cos(latitude) * sin(longitude), sin(latitude))
-    }
+        init(_ ring: [GeoCoordinate]) {
+            let points = ring.map { SIMD2($0.longitude, $0.latitude) }
+            low = points.reduce(SIMD2(repeating: .infinity)) { pointwiseMin($0, $1) }
+            high = points.reduce(SIMD2(repeating: -.infinity)) { pointwiseMax($0, $1) }
+        }
 
-    private static func crossProduct(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD3<Double> {
-        SIMD3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x)
-    }
-
-    /// +1 when `c` is left of the arc `a`→`b` (counterclockwise), -1 right of it, 0 on its
-    /// great circle (within rounding).
-    private static func side(_ a: SIMD3<Double>, _ b: SIMD3<Double>, _ c: SIMD3<Double>) -> Int {
-        let product = (crossProduct(a, b) * c).sum()
-        return product > 1e-12 ? 1 : product < -1e-12 ? -1 : 0
-    }
-
-    /// Whether two arcs cross at a point inside both (S2's crossing test: each arc's ends on
-    /// opposite sides of the other's circle, on the same hemisphere).
-    private static func cross(_ first: Edge, _ second: Edge) -> Bool {
-        let (a, b, c, d) = (unit(first.from), unit(first.to), unit(second.from), unit(second.to))
-        let acb = -side(a, b, c)
-        guard acb != 0, side(a, b, d) == acb, -side(c, d, b) == acb else { return false }
-        return side(c, d, a) == acb
-    }
-
-    /// Whether two arcs lie on one great circle and share more than a point.
-    private static func overlap(_ first: Edge, _ second: Edge) -> Bool {
-        let (a, b, c, d) = (unit(first.from), unit(first.to), unit(second.from), unit(second.to))
-        guard a != b, side(a, b, c) == 0, side(a, b, d) == 0 else { return false }
-        // Angles along the circle from `a`, towards `b`.
-        let normal = crossProduct(a, b)
-        let length = (normal * normal).sum().squareRoot()
-        func angle(_ p: SIMD3<Double>) -> Double { atan2((crossProduct(a, p) * normal).sum(), (a * p).sum() * length) }
-        let (low, high) = (min(angle(c), angle(d)), max(angle(c), angle(d)))
-        return min(angle(b), high) - max(0, low) > 1e-12
+        /// Whether `other` lies within this box (as it must to lie within the ring).
+        func holds(_ other: PlaneBox) -> Bool { all(low .<= other.low) && all(other.high .<= high) }
     }
 
     /// An edge as Realm prints it: `[lat, lon]-[lat, lon]`, seven decimals.
-    private static func degrees(_ edge: Edge) -> String {
+    private static func degrees(_ edge: GeoArc) -> String {
         func point(_ c: GeoCoordinate) -> String {
             String(format: "[%.7f, %.7f]", c.latitude, c.longitude)
         }
