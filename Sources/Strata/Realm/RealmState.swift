@@ -28,8 +28,12 @@ final class RealmState {
         didSet {
             changes.increment()
             if case .active(let transaction) = writeState { transaction.changeCounter = changes }
+            if let key = threadKeepAliveKey { keepAliveOnThreadWhileWriting(key, wasWriting: oldValue.isWriting) }
         }
     }
+    /// The key under which the owning thread's dictionary holds this state while a write is
+    /// open (thread-confined states only; see ``keepAliveOnThreadWhileWriting(_:wasWriting:)``).
+    var threadKeepAliveKey: String?
     var tableInfos: [ObjectIdentifier: TableInfo] = [:] {
         didSet {
             lastTableInfo = nil
@@ -307,7 +311,10 @@ final class RealmState {
         case .other:
             state = RealmState(pinned: try store.pin(), store: store, scheduler: LibUVEventLoop.current)
         }
-        if place != .mainQueue { dictionary[threadKey] = WeakState(state) }
+        if place != .mainQueue {
+            dictionary[threadKey] = WeakState(state)
+            state.threadKeepAliveKey = threadKey + ".open-write"
+        }
         return (state, true)
     }
 

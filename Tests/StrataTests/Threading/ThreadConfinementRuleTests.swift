@@ -174,6 +174,37 @@ struct ThreadConfinementRuleTests {
         queue.sync { box.value = nil }
     }
 
+    @Test("on a thread, a Realm opened per call reaches the write begun through another: begin, create and commit through temporary Realms")
+    func temporaryRealmsShareTheOpenWrite() throws {
+        let configuration = confinementConfiguration("temporary-realms")
+        let kept = try Realm(configuration: configuration)  // keeps the in-memory store open
+        let failures = onAnotherThread {
+            try Realm(configuration: configuration).beginWrite()
+            try Realm(configuration: configuration).create(NoteDog.self, value: ["id": 1])
+            #expect(try Realm(configuration: configuration).isInWriteTransaction)
+            try Realm(configuration: configuration).commitWrite()
+            #expect(try !Realm(configuration: configuration).isInWriteTransaction)
+            #expect(try Realm(configuration: configuration).objects(NoteDog.self).count == 1)
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        kept.refresh()
+        #expect(kept.objects(NoteDog.self).count == 1)
+    }
+
+    @Test("a thread that ends with a write open cancels it, so other threads can write")
+    func threadEndingInAWriteCancelsIt() throws {
+        let configuration = confinementConfiguration("abandoned-write")
+        let kept = try Realm(configuration: configuration)  // keeps the in-memory store open
+        let failures = onAnotherThread {
+            let realm = try Realm(configuration: configuration)
+            realm.beginWrite()
+            realm.create(NoteDog.self, value: ["id": 1])
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        try kept.write { kept.create(NoteDog.self, value: ["id": 2]) }
+        #expect(kept.objects(NoteDog.self).map(\.id) == [2])
+    }
+
     @Test("a thread's Realm used from another thread traps with Realm's message")
     func threadRealmOnOtherThreadTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
