@@ -54,14 +54,17 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// - Complexity: O(log n) managed.
     public subscript(position: Int) -> Element {
         get {
-            guard let location else { return unmanaged[position] }
+            guard let location else {
+                ListIndex.require(position, below: unmanaged.count)
+                return unmanaged[position]
+            }
             let elements = storedElements
-            precondition(elements.indices.contains(position),
-                         "Index \(position) is out of bounds (must be less than \(elements.count)).")
+            ListIndex.require(position, below: elements.count)
             return Element._rlmFromStored(elements[position], location.elementContext(.index(position)))
         }
         set {
             guard let location else {
+                ListIndex.require(position, below: unmanaged.count)
                 unmanaged[position] = newValue
                 return
             }
@@ -100,8 +103,13 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     // MARK: - Mutating
 
     /// Inserts `newElement` at `index`.
+    ///
+    /// An index out of range traps on an unmanaged list, with Realm's message. On a managed list
+    /// it fails the write instead (as every mutation the write cannot apply does): nothing more
+    /// of the transaction is applied and `write {}` throws `invalidInput`.
     public func insert(_ newElement: Element, at index: Int) {
         guard let location else {
+            ListIndex.require(index, below: unmanaged.count + 1)
             unmanaged.insert(newElement, at: index)
             return
         }
@@ -128,7 +136,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     @discardableResult
     public func remove(at index: Int) -> Element {
         let removed = self[index]
-        guard let location else { return unmanaged.remove(at: index) }
+        guard let location else { return unmanaged.remove(at: index) }  // `self[index]` checked it
         location.mutate("modify", granular: { transaction, path in
             try transaction.listErase(at: index, in: path)
         }, whole: { value in
@@ -156,6 +164,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// Moves the element at `from` so that it ends up at `to`.
     public func move(from: Int, to: Int) {
         guard let location else {
+            ListIndex.require(from, below: unmanaged.count, name: "from")
+            ListIndex.require(to, below: unmanaged.count, name: "to")
             unmanaged.insert(unmanaged.remove(at: from), at: to)
             return
         }
@@ -170,6 +180,10 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
 
     /// Exchanges the elements at two indices.
     public func swapAt(_ index1: Int, _ index2: Int) {
+        if location == nil {
+            ListIndex.require(index1, below: unmanaged.count, name: "index1")
+            ListIndex.require(index2, below: unmanaged.count, name: "index2")
+        }
         guard index1 != index2 else { return }
         let (low, high) = (Swift.min(index1, index2), Swift.max(index1, index2))
         move(from: low, to: high)
