@@ -128,15 +128,17 @@ public struct Property: Sendable, Equatable, CustomStringConvertible {
         linkOriginPropertyName = nil
     }
 
+    /// The property as Realm describes it: its type, the linked class and origin property of a
+    /// link, its column name, and its flags, one per line.
     public var description: String {
+        func flag(_ value: Bool) -> String { value ? "YES" : "NO" }
         var text = "\(name) {\n\ttype = \(type);\n"
-        if columnName != name { text += "\tcolumnName = \(columnName);\n" }
-        text += "\tindexed = \(isIndexed ? "YES" : "NO");\n"
-        if let objectClassName { text += "\tobjectClassName = \(objectClassName);\n" }
-        if let linkOriginPropertyName { text += "\tlinkOriginPropertyName = \(linkOriginPropertyName);\n" }
-        text += "\tisPrimary = \(isPrimary ? "YES" : "NO");\n\tarray = \(isArray ? "YES" : "NO");\n"
-        text += "\tset = \(isSet ? "YES" : "NO");\n\tdictionary = \(isMap ? "YES" : "NO");\n"
-        return text + "\toptional = \(isOptional ? "YES" : "NO");\n}"
+        if let objectClassName {
+            text += "\tobjectClassName = \(objectClassName);\n\tlinkOriginPropertyName = \(linkOriginPropertyName ?? "(null)");\n"
+        }
+        text += "\tcolumnName = \(columnName);\n\tindexed = \(flag(isIndexed));\n\tisPrimary = \(flag(isPrimary));\n"
+        text += "\tarray = \(flag(isArray));\n\tset = \(flag(isSet));\n\tdictionary = \(flag(isMap));\n"
+        return text + "\toptional = \(flag(isOptional));\n}"
     }
 }
 
@@ -176,9 +178,10 @@ public struct ObjectSchema: Sendable, Equatable, CustomStringConvertible {
         properties.first { $0.name == propertyName } ?? computedProperties.first { $0.name == propertyName }
     }
 
-    /// The class name and each property with its type, the persisted ones first.
+    /// The class name and each property's description, indented, the persisted ones first, as
+    /// Realm describes an object schema.
     public var description: String {
-        let lines = (properties + computedProperties).map { "\t\($0.name) \($0.type)" }
+        let lines = (properties + computedProperties).map { "\t" + $0.description.replacingOccurrences(of: "\n", with: "\n\t") }
         return "\(className) {\n" + lines.joined(separator: "\n") + "\n}"
     }
 }

@@ -10,7 +10,42 @@ struct ObjectSchemaPropertiesTests {
         #expect(schema.properties.map(\.name) == ["name", "age"])
         #expect(schema.computedProperties.map(\.name) == ["owners"])
         #expect(schema["owners"]?.type == .linkingObjects && schema["owners"]?.linkOriginPropertyName == "dogs")
-        #expect(schema.description == "SeqDog {\n\tname string\n\tage int\n\towners linking objects\n}")
+        #expect(schema.description == """
+            SeqDog {
+            \tname {
+            \t\ttype = string;
+            \t\tcolumnName = name;
+            \t\tindexed = NO;
+            \t\tisPrimary = NO;
+            \t\tarray = NO;
+            \t\tset = NO;
+            \t\tdictionary = NO;
+            \t\toptional = NO;
+            \t}
+            \tage {
+            \t\ttype = int;
+            \t\tcolumnName = age;
+            \t\tindexed = NO;
+            \t\tisPrimary = NO;
+            \t\tarray = NO;
+            \t\tset = NO;
+            \t\tdictionary = NO;
+            \t\toptional = NO;
+            \t}
+            \towners {
+            \t\ttype = linking objects;
+            \t\tobjectClassName = SeqOwner;
+            \t\tlinkOriginPropertyName = dogs;
+            \t\tcolumnName = owners;
+            \t\tindexed = NO;
+            \t\tisPrimary = NO;
+            \t\tarray = NO;
+            \t\tset = NO;
+            \t\tdictionary = NO;
+            \t\toptional = NO;
+            \t}
+            }
+            """, "Realm's format: each property's description, indented")
         let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "schema-props-\(UUID())",
                                                                  objectTypes: [SeqOwner.self, SeqDog.self]))
         #expect(realm.schema["SeqDog"] == schema)
