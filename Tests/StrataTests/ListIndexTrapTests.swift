@@ -37,4 +37,14 @@ struct ListIndexTrapTests {
         })
         #expect(move.contains("Index 3 is out of bounds (must be less than 1)."), "\(move)")
     }
+
+    @Test("objects(at:) with an index out of bounds traps with Realm's message")
+    func objectsAtIndexes() async {
+        let message = Self.text(await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let list = List<Int>()
+            list.append(objectsIn: [1, 2, 3])
+            _ = list.objects(at: IndexSet([0, 3]))
+        })
+        #expect(message.contains("Indexes for collection are out of bounds."), "\(message)")
+    }
 }

@@ -24,8 +24,11 @@ extension RealmCollection {
     /// - Complexity: O(n).
     public func index(of object: Element) -> Int? { firstIndex(ofObjectOrValue: object) }
 
-    /// The elements at `indexes`.
-    public func objects(at indexes: IndexSet) -> [Element] { indexes.map { self[$0] } }
+    /// The elements at `indexes`; traps, with Realm's message, when one is out of bounds.
+    public func objects(at indexes: IndexSet) -> [Element] {
+        if let last = indexes.last { precondition(last < count, "Indexes for collection are out of bounds.") }
+        return indexes.map { self[$0] }
+    }
 
     /// The elements matching a predicate, with arguments given as NSPredicate format specifiers
     /// (`filter("name == %@ AND age > %d", name, 18)`, `filter("%K == %@", "name", "Ada")`) or
