@@ -25,6 +25,8 @@ struct ParserFormatSpecifierTests {
                   AST.compare(AST.path([.property("dogs"), .count]), .greater, AST.int(1))),
         // A %K that spells a keyword is still a property.
         ParseCase("%K == 1", [.value(.string("and"))], AST.compare(AST.path("and"), .equal, AST.int(1))),
+        // Any name a Swift property can have, emoji included, is a property.
+        ParseCase("%K == 1", [.value(.string("柱колоé👍"))], AST.compare(AST.path("柱колоé👍"), .equal, AST.int(1))),
         ParseCase("id IN %@", [.value(.list([.int(1), .int(2)]))],
                   .inList(AST.path("id"), .list([AST.int(1), AST.int(2)]), quantifier: .any)),
         ParseCase("%@ IN tags", [.value(.string("x"))], .inList(AST.string("x"), AST.path("tags"), quantifier: .any)),

@@ -97,8 +97,12 @@ struct FormatSubstitution {
             let scalars = Array(component.unicodeScalars)
             let isAttribute = scalars.first == "@"
             let name = isAttribute ? scalars.dropFirst() : scalars[...]
-            guard let head = name.first, head.isIdentifierStart || (isAttribute && head.isIdentifierContinue),
-                  name.allSatisfy(\.isIdentifierContinue), !(isAttribute && offset == 0) else {
+            // A property name is bound, not lexed: any name a Swift property can have (emoji
+            // included) is accepted; an attribute (`@count`) must be a word.
+            let isValidName = isAttribute
+                ? name.first.map(\.isIdentifierContinue) == true && name.allSatisfy(\.isIdentifierContinue)
+                : !name.isEmpty && !name.contains(where: { $0.properties.isWhitespace })
+            guard isValidName, !(isAttribute && offset == 0) else {
                 throw QueryError(position: token.start,
                                  problem: "%K needs a key path such as 'name' or 'owner.name' but argument \(number) is \(describe(argument))")
             }
