@@ -232,6 +232,7 @@ extension List: _Persistable {
     /// `MutableSet`, `LinkingObjects`), its elements copied; embedded objects are copied too, so
     /// the copy owns its own. Nil when `value` is not a sequence of this list's elements.
     public static func _rlmFromAny(_ value: Any) -> Self? {
+        if LooseSequence.isAbsent(value) { return Self() }  // nil or NSNull: empty, as in Realm
         guard let array = LooseSequence.elements(of: value) else { return nil }
         let list = Self()
         for element in array {

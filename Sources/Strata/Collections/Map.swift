@@ -213,6 +213,7 @@ extension Map: _Persistable {
     }
 
     public static func _rlmFromAny(_ value: Any) -> Self? {
+        if LooseSequence.isAbsent(value) { return Self() }  // nil or NSNull: empty, as in Realm
         if let map = value as? Self {
             // Entry by entry, not through a Swift dictionary: keys that are one text in two
             // Unicode forms are two keys to a map (it compares bytes, as Realm does) but one to

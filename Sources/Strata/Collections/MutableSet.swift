@@ -164,6 +164,7 @@ extension MutableSet: _Persistable {
     /// `List`, `LinkingObjects`), its elements copied; nil when `value` is not a sequence of this
     /// set's elements.
     public static func _rlmFromAny(_ value: Any) -> Self? {
+        if LooseSequence.isAbsent(value) { return Self() }  // nil or NSNull: empty, as in Realm
         guard let array = LooseSequence.elements(of: value) else { return nil }
         let set = Self()
         for element in array {

@@ -196,8 +196,8 @@ extension Optional: _Persistable where Wrapped: _PersistableInsideOptional {
     }
 
     public static func _rlmFromAny(_ value: Any) -> Wrapped?? {
-        if value is NSNull { return .some(nil) }
-        if let optional = value as? Wrapped?, optional == nil { return .some(nil) }
+        // nil or NSNull, through any optional layers (`Optional<Any>.some(NSNull())`).
+        if LooseSequence.isAbsent(value) { return .some(nil) }
         return Wrapped._rlmFromAny(value).map { .some($0) }
     }
 }

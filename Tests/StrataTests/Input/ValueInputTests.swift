@@ -98,6 +98,22 @@ struct ValueInputTests {
         #expect(linus.extra == .int(7))
     }
 
+    @Test("nil and NSNull, also wrapped in an optional, are no link and an empty List, MutableSet or Map, as in Realm")
+    func absentValues() throws {
+        let realm = try realm()
+        let wrappedNull: Any? = NSNull()
+        let none: Any? = nil
+        let value: [String: Any] = [
+            "id": 4, "name": "Ada", "address": wrappedNull as Any, "scores": NSNull(),
+            "tags": none as Any, "ratings": NSNull(),
+        ]
+        try realm.write { realm.create(InputPerson.self, value: value) }
+        let ada = try #require(realm.object(ofType: InputPerson.self, forPrimaryKey: 4))
+        #expect(ada.address == nil && ada.scores.isEmpty && ada.tags.isEmpty && ada.ratings.isEmpty)
+        let unmanaged = InputPerson(value: ["id": 5, "scores": wrappedNull as Any, "address": none as Any])
+        #expect(unmanaged.scores.isEmpty && unmanaged.address == nil)
+    }
+
     @Test("a JSON number of the wrong type makes create(_:value:) throw invalidInput with Realm's message")
     func wrongTypeThrowsInvalidInput() throws {
         let realm = try realm()
