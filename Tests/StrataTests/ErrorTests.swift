@@ -363,6 +363,24 @@ struct ErrorTests {
         #expect(second.objects(ErrKeyed.self).isEmpty)
     }
 
+    @Test("create copies an object of another Realm given among its values, as Realm does; add refuses it")
+    func createCopiesFromAnotherRealm() throws {
+        func realm() throws -> Realm {
+            try Realm(configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
+                                                         objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self]))
+        }
+        let (mine, other) = (try realm(), try realm())
+        let stranger = try other.write { other.create(NotePerson.self, value: ["id": 7, "name": "Ann"]) }
+        let dog = try mine.write {
+            mine.create(NoteDog.self, value: ["id": 1, "name": "Rex", "owner": stranger] as [String: Any])
+        }
+        let owner = try #require(dog.owner)
+        #expect(owner.name == "Ann" && owner.realm == mine && !owner.isSameObject(as: stranger))
+        #expect(mine.objects(NotePerson.self).count == 1 && other.objects(NotePerson.self).count == 1)
+        let copied = try mine.write { mine.create(NotePerson.self, value: stranger, update: .modified) }
+        #expect(copied.isSameObject(as: owner), "the copy updates the object with its primary key")
+    }
+
     @Test("Adding a deleted object makes write throw")
     func addDeletedObject() throws {
         let realm = try errMemoryRealm()

@@ -83,6 +83,14 @@ extension Realm {
         guard let transaction else { return nil }
         if let handle = object.handle {
             guard handle.realm.state === state else {
+                // `create` copies values, and an object of another Realm among them is copied
+                // too, as Realm does (`add` refuses it).
+                if context.givenKeys != nil, handle.exists {
+                    let copy = type(of: object).init()
+                    if (try? ObjectValueFiller.fill(copy, from: object)) != nil {
+                        return link(to: copy, context)
+                    }
+                }
                 recordWriteFailure(Realm.Error(Realm.Error.invalidInput,
                                                "Object is already managed by another Realm. Use create instead to copy "
                                                    + "it into this Realm."))
