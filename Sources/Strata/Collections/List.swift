@@ -55,6 +55,8 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     public subscript(position: Int) -> Element {
         get {
             guard let location else {
+                // Tracing a key path (`\.dogs[0].name`): an element that records what is read.
+                if let tracer, let traced = Element._rlmTracePlaceholder(tracer) { return traced }
                 ListIndex.require(position, below: unmanaged.count)
                 return unmanaged[position]
             }

@@ -110,3 +110,13 @@ struct PersistedAccessTests {
         #expect(KeyPathTracer.dottedName(of: \AccessPet.owner?.pet?.owner?.created) == "owner.pet.owner.created")
     }
 }
+
+@Suite("_name(for:)")
+struct KeyPathNameTests {
+    @Test("a key path's property names, joined with dots, collection subscripts and optionals dropped, as Realm Swift's")
+    func names() {
+        #expect(_name(for: \InputPerson.name) == "name")
+        #expect(_name(for: \InputPerson.address?.city) == "address.city")
+        #expect(_name(for: \InputPerson.pets[0].age) == "pets.age")
+    }
+}
