@@ -369,6 +369,20 @@ struct RealmAPITests {
         #expect(realm.objects(APIDog.self).count == 2)
     }
 
+    @Test("create(update:) from an object sets the properties that are nil in it to nil, as in Realm")
+    func updateFromObjectWithNils() throws {
+        let realm = try apiMemoryRealm()
+        let person = try realm.write {
+            realm.create(APIPerson.self, value: ["id": 1, "name": "Ada", "dog": ["name": "Rex"]] as [String: Any])
+        }
+        for policy in [Realm.UpdatePolicy.all, .modified] {
+            try realm.write { person.dog = APIDog(value: ["name": "Rex"]) }
+            let source = APIPerson(value: ["id": 1, "name": "Ada"] as [String: Any])  // dog nil
+            try realm.write { realm.create(APIPerson.self, value: source, update: policy) }
+            #expect(person.dog == nil, "\(policy)")
+        }
+    }
+
     @Test("create with .modified and a partial dictionary changes only the given properties")
     func createPartialUpdate() throws {
         let realm = try apiMemoryRealm()

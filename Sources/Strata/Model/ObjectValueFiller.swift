@@ -36,9 +36,8 @@ enum ObjectValueFiller {
         }
         switch value {
         case let source as ObjectBase:
-            for property in stored {
-                if let newValue = source[property.name] { try set(property, newValue) }
-            }
+            // Every property, nil ones too: an update from an object sets them to nil, as in Realm.
+            for property in stored { try set(property, source[property.name] as Any) }
         case let dictionary as [String: Any]:
             for property in stored {
                 guard let newValue = dictionary[property.name] else { continue }
