@@ -13,8 +13,9 @@ import StrataSupport
 /// loop.execute { print(job.dog?.name ?? "deleted") }   // on the loop's thread
 /// ```
 ///
-/// Reads on a thread whose Realm is older than the stored value's version refresh that Realm
-/// first, as resolving a ``ThreadSafeReference`` does.
+/// Reads on a thread whose Realm is older than the newest version the value was set or read at
+/// refresh that Realm first, as resolving a ``ThreadSafeReference`` does (so a write through the
+/// value on one thread, once read back there, is seen by the next read on another).
 @propertyWrapper
 public final class ThreadSafe<Value: ThreadConfined>: @unchecked Sendable {
     // Safety: `stored` is behind a lock; `_Handover` holds only addresses (see its comment).
@@ -47,6 +48,15 @@ public final class ThreadSafe<Value: ThreadConfined>: @unchecked Sendable {
                 return nil
             }
             if realm.version < stored.version, !realm.isInWriteTransaction { realm.refresh() }
+            // As in Realm, where each read takes a new reference at the reader's version: a
+            // thread that wrote through the value and read it again makes later readers on
+            // older Realms refresh to see that write.
+            if realm.version > stored.version {
+                let seen = realm.version
+                self.stored.withLockedValue { current in
+                    if let version = current?.version, version < seen { current?.version = seen }
+                }
+            }
             return stored.handover.value(in: realm, as: Value.self)
         }
         set {

@@ -29,6 +29,21 @@ struct ConfinementTests {
         holder.dog = nil
     }
 
+    @Test("@ThreadSafe: a write through the value on another thread, read back there, is seen by the next read here")
+    func threadSafeWriteSeenBack() throws {
+        let configuration = confinementConfiguration("thread-safe-write-back")
+        let realm = try Realm(configuration: configuration)
+        let holder = DogHolder()
+        holder.dog = try realm.write { realm.create(NoteDog.self, value: ["id": 1, "name": "before"]) }
+        let failures = onAnotherThread {
+            let realm = try Realm(configuration: configuration)
+            try realm.write { holder.dog?.name = "after" }
+            #expect(holder.dog?.name == "after")
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        #expect(holder.dog?.name == "after", "this thread's Realm refreshed to the version read there")
+    }
+
     @Test("a managed object used on another thread traps with Realm's message")
     func wrongThreadTraps() async {
         await #expect(processExitsWith: .failure) {
