@@ -690,14 +690,33 @@ struct RealmAPITests {
         #expect(unmanagedText.contains("\tid = 7;"), "\(unmanagedText)")
         #expect(unmanagedText.contains("\tname = Ada;"), "\(unmanagedText)")
         #expect(unmanagedText.contains("\tage = 36;"), "\(unmanagedText)")
-        #expect(unmanagedText.contains("\tdog = nil;"), "\(unmanagedText)")
+        #expect(unmanagedText.contains("\tdog = (null);"), "\(unmanagedText)")
+        #expect(unmanagedText.contains("\tdogs = List<APIDog> <0x"), "\(unmanagedText)")
         person.dog = APIDog(value: ["name": "Rex"])
         try realm.write { realm.add(person) }
         let managedText = person.description
         #expect(managedText.contains("\tname = Ada;"), "\(managedText)")
-        #expect(managedText.contains("\tdog = APIDog"), "\(managedText)")
+        #expect(managedText.contains("\tdog = APIDog {\n\t\tname = Rex;\n"), "\(managedText)")
         try realm.write { realm.delete(person) }
         #expect(person.description == "[invalid object]")
+    }
+
+    @Test("a cycle of objects prints five levels deep, then Realm's <Maximum depth exceeded>, instead of recursing forever")
+    func descriptionOfACycle() throws {
+        let realm = try apiMemoryRealm()
+        let person = try realm.write { realm.create(APIPerson.self, value: ["id": 1, "name": "Ada"] as [String: Any]) }
+        let dog = try realm.write { realm.create(APIDog.self, value: ["name": "Rex"]) }
+        try realm.write { person.dogs.append(dog); person.dogs.append(dog) }
+        let list = person.dogs
+        try realm.write { list.append(objectsIn: [dog]) }
+        let text = person.description
+        #expect(text.contains("\tdogs = List<APIDog> <0x"), "\(text)")
+        #expect(text.contains("\t\t[2] APIDog {\n\t\t\tname = Rex;"), "\(text)")
+        let mixed = AnyRealmValue.fromArray([.int(1), .fromArray([.string("a")])])
+        #expect(RealmDescription.value(mixed, depth: 5).contains("[1] List<mixed> <0x"))
+        // A list holding itself (through AnyRealmValue) stops at the depth bound.
+        let deep = (0..<10).reduce(AnyRealmValue.int(0)) { inner, _ in .fromArray([inner]) }
+        #expect(RealmDescription.value(deep, depth: 5).contains(RealmDescription.depthExceeded))
     }
 
     @Test("The ObjectKeyIdentifiable id is the same for every accessor of an object and stable across refresh")

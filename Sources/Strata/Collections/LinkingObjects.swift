@@ -92,7 +92,13 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
         return location.realm.accessor(Element.self, table: origin, key: links[position])
     }
 
-    public var description: String { "LinkingObjects<\(Element.self)> \(Array(self))" }
+    /// The objects as Realm prints them (see ``RealmDescription``).
+    public var description: String { description(depth: RealmDescription.maximumDepth) }
+
+    func description(depth: Int) -> String {
+        RealmDescription.collection("LinkingObjects", elementType: Element.className(), identity: self as AnyObject,
+                                    elements: RealmDescription.indexed(self), count: count, depth: depth)
+    }
 
     /// An iterator over the linking objects as they are when the iteration begins: their keys are
     /// found once (a position lookup finds them again each time), and the objects are walked as

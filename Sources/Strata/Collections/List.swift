@@ -100,7 +100,13 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// - Complexity: O(n).
     public func index(of object: Element) -> Int? { firstIndex(ofObjectOrValue: object) }
 
-    public var description: String { "List<\(Element.self)> \(Array(self))" }
+    /// The elements as Realm prints a list (see ``RealmDescription``).
+    public var description: String { description(depth: RealmDescription.maximumDepth) }
+
+    func description(depth: Int) -> String {
+        RealmDescription.collection("List", elementType: RealmDescription.typeName(Element.self), identity: self,
+                                    elements: RealmDescription.indexed(self), count: count, depth: depth)
+    }
 
     // MARK: - Mutating
 

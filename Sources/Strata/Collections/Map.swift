@@ -175,7 +175,14 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
         keys.map { SingleMapEntry(key: $0, value: self[$0]!) }.makeIterator()
     }
 
-    public var description: String { "Map<\(Key.self), \(Value.self)> \(asKeyValueSequence())" }
+    /// The entries as Realm prints a map, `[key]: value` (see ``RealmDescription``).
+    public var description: String { description(depth: RealmDescription.maximumDepth) }
+
+    func description(depth: Int) -> String {
+        let entries = asKeyValueSequence().prefix(RealmDescription.maximumElements).map { ("[\($0.key)]: ", $0.value as Any?) }
+        return RealmDescription.collection("Map", elementType: "string, " + RealmDescription.typeName(Value.self),
+                                           identity: self, elements: entries, count: count, depth: depth)
+    }
 
     /// The error for a key Realm refuses (§2.14), or nil.
     static func invalidKey(_ key: String) -> Realm.Error? {

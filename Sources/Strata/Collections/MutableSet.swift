@@ -122,7 +122,13 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     /// Whether every element is also in `other`.
     public func isSubset(of other: MutableSet<Element>) -> Bool { allSatisfy { other.contains($0) } }
 
-    public var description: String { "MutableSet<\(Element.self)> \(Array(self))" }
+    /// The elements as Realm prints a set (see ``RealmDescription``).
+    public var description: String { description(depth: RealmDescription.maximumDepth) }
+
+    func description(depth: Int) -> String {
+        RealmDescription.collection("MutableSet", elementType: RealmDescription.typeName(Element.self), identity: self,
+                                    elements: RealmDescription.indexed(self), count: count, depth: depth)
+    }
 }
 
 extension _Persistable {

@@ -75,7 +75,13 @@ public struct Results<Element: RealmCollectionValue>: RealmCollection, CustomStr
         return rows.element(at: position, as: Element.self, realm: owner)
     }
 
-    public var description: String { "Results<\(Element.self)> (\(count) elements)" }
+    /// The first 100 elements as Realm prints results (see ``RealmDescription``).
+    public var description: String { description(depth: RealmDescription.maximumDepth) }
+
+    func description(depth: Int) -> String {
+        RealmDescription.collection("Results", elementType: RealmDescription.typeName(Element.self), identity: self as AnyObject,
+                                    elements: RealmDescription.indexed(self), count: count, depth: depth)
+    }
 
     /// Whether both are the same query (source, predicate, sort and distinct) on the same Realm
     /// instance.

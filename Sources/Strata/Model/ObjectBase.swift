@@ -330,24 +330,17 @@ open class ObjectBase: CustomStringConvertible {
 
     // MARK: - Description
 
-    /// The class name and every property with its value, as Realm prints objects.
-    open var description: String {
+    /// The class name and every property with its value, as Realm prints objects: linked
+    /// objects and collections nested and indented, five levels deep at most (see
+    /// ``RealmDescription``).
+    open var description: String { description(depth: RealmDescription.maximumDepth) }
+
+    func description(depth: Int) -> String {
         guard let info = try? ClassInfo.of(type(of: self)) else { return "\(type(of: self))" }
         if isInvalidated { return "[invalid object]" }
-        let lines = info.properties.filter { !$0.isLinkingObjects }.map { property -> String in
-            "\t\(property.name) = \(Self.describe(self[property.name]));"
-        }
-        return "\(info.className) {\n" + lines.joined(separator: "\n") + "\n}"
-    }
-
-    private static func describe(_ value: Any?) -> String {
-        switch value {
-        case nil: return "nil"
-        case let object as ObjectBase: return "\(type(of: object).className()) object"
-        case let string as String: return string
-        case let value?:
-            let text = "\(value)"
-            return text.hasPrefix("Optional(") ? String(text.dropFirst(9).dropLast()) : text
-        }
+        let properties = info.properties.filter { !$0.isLinkingObjects }.map { ($0.name, self[$0.name]) }
+        return RealmDescription.object(className: info.className, properties: properties, depth: depth)
     }
 }
+
+extension ObjectBase: DepthDescribable {}

@@ -71,10 +71,25 @@ open class Projection<Root: ObjectBase & RealmCollectionValue>: RealmCollectionV
     open var description: String {
         let header = "\(type(of: self))<\(Root.self)> <\(Unmanaged.passUnretained(rootObject).toOpaque())>"
         if isInvalidated { return header + " [invalid object]" }
+        // A key path through a link that is nil prints nil without being evaluated:
+        // `\.address!.country` of a person without an address would trap, and printing must not.
         let lines = ProjectionSchema.properties(of: self).map { property in
-            "\t\(property.label)(\\.\(property.originPath)) = \(Self.describe(property.value(in: rootObject)));"
+            let value = linksAreSet(along: property.originPath) ? property.value(in: rootObject) : nil
+            return "\t\(property.label)(\\.\(property.originPath)) = \(Self.describe(value));"
         }
         return header + " {\n" + lines.joined(separator: "\n") + "\n}"
+    }
+
+    /// Whether every object link on `path` before its last property is set (a collection on the
+    /// way ends the check: the key path maps its elements).
+    private func linksAreSet(along path: String) -> Bool {
+        var current: Any = rootObject
+        for name in path.split(separator: ".").dropLast() {
+            guard let object = current as? ObjectBase else { return true }
+            guard let next = object[String(name)].flatMap(KeyValueCoding.flattened) else { return false }
+            current = next
+        }
+        return true
     }
 
     private static func describe(_ value: Any?) -> String {
