@@ -41,6 +41,24 @@ extension ObjectBase {
         self[key] = value
     }
 
+    /// Sets the property at a dotted key path (`"owner.name"`), as `NSObject`'s
+    /// `setValue(_:forKeyPath:)`: follows the links before the last name and sets it on the
+    /// object reached. See ``setValue(_:forKey:)``.
+    ///
+    /// A nil link on the way, or a key path through a value that is not an object, traps with a
+    /// message that names the key path.
+    public func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        guard let dot = keyPath.lastIndex(of: ".") else {
+            setValue(value, forKey: keyPath)
+            return
+        }
+        let owner = String(keyPath[..<dot]), key = String(keyPath[keyPath.index(after: dot)...])
+        guard let object = self.value(forKeyPath: owner) as? ObjectBase else {
+            preconditionFailure("Invalid key path '\(keyPath)': '\(owner)' is not an object.")
+        }
+        object.setValue(value, forKey: key)
+    }
+
     /// Sets several properties by name, as Realm Swift's `setValuesForKeys(_:)`; see
     /// ``setValue(_:forKey:)``.
     public func setValuesForKeys(_ keyedValues: [String: Any]) {

@@ -34,6 +34,21 @@ struct KeyValueCodingTests {
         #expect(unmanaged.value(forKey: "born") == nil)
     }
 
+    @Test("Object.setValue(_:forKeyPath:) follows links and sets the last property, as NSObject's")
+    func objectSetValueForKeyPath() throws {
+        let realm = try realm()
+        let ada = try ada(realm)
+        try realm.write {
+            ada.address = InputAddress(value: ["city": "London"])
+            ada.setValue("Paris", forKeyPath: "address.city")
+            ada.setValue("Augusta", forKeyPath: "name")
+        }
+        #expect(ada.address?.city == "Paris" && ada.name == "Augusta")
+        let unmanaged = InputPerson(value: ["id": 2, "address": ["city": "Oslo"]])
+        unmanaged.setValue("Bergen", forKeyPath: "address.city")
+        #expect(unmanaged.address?.city == "Bergen")
+    }
+
     @Test("Object.value(forKey:) with a name that is not a property traps, as Realm raises")
     func objectValueForUnknownKeyTraps() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
