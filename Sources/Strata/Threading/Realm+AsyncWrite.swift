@@ -81,13 +81,14 @@ extension Realm {
     /// `asyncWrite`: call it from the actor (or task) that owns the Realm, for example the actor
     /// of `Realm(configuration:actor:)` (any actor) or one whose executor is the Realm's `LibUVEventLoop`.
     ///
-    /// While another writer holds the write lock the task suspends, so the actor and its thread
-    /// stay free (a task that blocked would hold one of the few threads of Swift's cooperative
+    /// Called from an actor, while another writer holds the write lock the task suspends, so the
+    /// actor and its thread stay free (a task that blocked would hold one of the few threads of Swift's cooperative
     /// pool). Cancelling the task while it waits throws `CancellationError` without running
     /// `block`, as in Realm. `block` and the commit run on the caller's executor; the commit waits
     /// for durability there without suspending. A task that waits does not queue behind threads
     /// waiting in ``write(withoutNotifying:_:)``: under a steady stream of those it may wait
-    /// longer than they do.
+    /// longer than they do. Called from outside any actor, it waits without suspending, as
+    /// ``write(withoutNotifying:_:)`` does (the task could otherwise resume on another thread).
     ///
     /// - Returns: what `block` returns.
     /// - Throws: `CancellationError` when the task is cancelled before the write begins; what
@@ -97,6 +98,9 @@ extension Realm {
     public func asyncWrite<Result>(_ block: () throws -> Result,
                                    isolation: isolated (any Actor)? = #isolation) async throws -> Result {
         try Task.checkCancellation()
+        // Without an actor to come back to, the task could resume on another thread than the
+        // Realm's: wait for the lock there without suspending, as `write` does.
+        guard isolation != nil else { return try write(block) }
         verifyCanBeginWrite()
         do {
             try await store.acquireWriteGateSuspending()
