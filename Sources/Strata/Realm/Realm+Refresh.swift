@@ -17,4 +17,16 @@ extension Realm {
             state.updateTargetRetention(notificationTarget)
         }
     }
+
+    /// Advances the Realm to the newest version and delivers its notifications, as Realm Swift's
+    /// `asyncRefresh()` (for actor-isolated and main-thread Realms, from async code).
+    ///
+    /// It does not need to suspend: refreshing pins the newest committed version, which never
+    /// waits for a writer. `_isolation` keeps Realm Swift's signature.
+    ///
+    /// - Returns: whether the Realm advanced.
+    @discardableResult
+    public func asyncRefresh(_isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        refresh()
+    }
 }
