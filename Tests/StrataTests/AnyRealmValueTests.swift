@@ -132,6 +132,16 @@ struct AnyRealmValueTests {
         #expect(AnyRealmValue._rlmFromAny(Optional<Any>.none as Any) == AnyRealmValue.none)
     }
 
+    @Test("A Map property takes a map of another value type, entry by entry, as Realm enumerates any map")
+    func mapOfAnotherValueType() throws {
+        let realm = try arvMemoryRealm()
+        let scores = Map<String, Int>()
+        scores["a"] = 1
+        scores["b"] = 2
+        let holder = try realm.write { realm.create(ARVHolder.self, value: ["map": scores]) }
+        #expect(holder.map["a"] == .int(1) && holder.map["b"] == .int(2) && holder.map.count == 2)
+    }
+
     @Test("The typed accessors return the value only for their own case")
     func typedAccessors() throws {
         let realm = try arvMemoryRealm()

@@ -229,14 +229,32 @@ extension Map: _Persistable {
             for (key, element) in map.asKeyValueSequence() { copy[key] = element }
             return copy
         }
-        guard let dictionary = value as? [String: Any] else { return nil }
+        // A dictionary, or a map of another value type (`Map<String, Dog>` for a
+        // `Map<String, Dog?>` property), entry by entry, as Realm enumerates any map.
+        let entries: [(key: String, value: Any)]
+        if let other = value as? any LooseKeyedEntries {
+            entries = other.looseEntries
+        } else if let dictionary = value as? [String: Any] {
+            entries = dictionary.map { ($0.key, $0.value) }
+        } else {
+            return nil
+        }
         let map = Self()
-        for (key, element) in dictionary {
+        for (key, element) in entries {
             guard let typed = Value._rlmFromAny(element) else { return nil }
             map[Key(_rlmKey: key)] = typed
         }
         return map
     }
+}
+
+/// A map's entries, loosely typed, for a map property given a map of another value type.
+protocol LooseKeyedEntries {
+    var looseEntries: [(key: String, value: Any)] { get }
+}
+
+extension Map: LooseKeyedEntries {
+    var looseEntries: [(key: String, value: Any)] { asKeyValueSequence().map { ($0.key._rlmKey, $0.value as Any) } }
 }
 
 extension Map: Equatable, Hashable {
