@@ -92,7 +92,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
         return location.realm.accessor(Element.self, table: origin, key: links[position])
     }
 
-    /// The objects as Realm prints them (see ``RealmDescription``).
+    /// The objects as Realm prints them (`LinkingObjects<Dog> <0x…> (\n\t[0] …\n)`, at most 100, nested five levels deep).
     public var description: String { description(depth: RealmDescription.maximumDepth) }
 
     func description(depth: Int) -> String {

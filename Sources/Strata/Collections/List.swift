@@ -100,7 +100,7 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
     /// - Complexity: O(n).
     public func index(of object: Element) -> Int? { firstIndex(ofObjectOrValue: object) }
 
-    /// The elements as Realm prints a list (see ``RealmDescription``).
+    /// The elements as Realm prints a list (`List<Dog> <0x…> (\n\t[0] …\n)`, at most 100, nested five levels deep).
     public var description: String { description(depth: RealmDescription.maximumDepth) }
 
     func description(depth: Int) -> String {

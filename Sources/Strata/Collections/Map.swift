@@ -175,7 +175,7 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
         keys.map { SingleMapEntry(key: $0, value: self[$0]!) }.makeIterator()
     }
 
-    /// The entries as Realm prints a map, `[key]: value` (see ``RealmDescription``).
+    /// The entries as Realm prints a map, `[key]: value` (at most 100, nested five levels deep).
     public var description: String { description(depth: RealmDescription.maximumDepth) }
 
     func description(depth: Int) -> String {

@@ -122,7 +122,7 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
     /// Whether every element is also in `other`.
     public func isSubset(of other: MutableSet<Element>) -> Bool { allSatisfy { other.contains($0) } }
 
-    /// The elements as Realm prints a set (see ``RealmDescription``).
+    /// The elements as Realm prints a set (`MutableSet<Dog> <0x…> (\n\t[0] …\n)`, at most 100, nested five levels deep).
     public var description: String { description(depth: RealmDescription.maximumDepth) }
 
     func description(depth: Int) -> String {

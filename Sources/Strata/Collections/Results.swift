@@ -75,7 +75,7 @@ public struct Results<Element: RealmCollectionValue>: RealmCollection, CustomStr
         return rows.element(at: position, as: Element.self, realm: owner)
     }
 
-    /// The first 100 elements as Realm prints results (see ``RealmDescription``).
+    /// The first 100 elements as Realm prints results (`Results<Dog> <0x…> (\n\t[0] …\n)`, nested five levels deep).
     public var description: String { description(depth: RealmDescription.maximumDepth) }
 
     func description(depth: Int) -> String {

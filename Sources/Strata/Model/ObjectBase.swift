@@ -331,8 +331,8 @@ open class ObjectBase: CustomStringConvertible {
     // MARK: - Description
 
     /// The class name and every property with its value, as Realm prints objects: linked
-    /// objects and collections nested and indented, five levels deep at most (see
-    /// ``RealmDescription``).
+    /// objects and collections nested and indented, five levels deep at most (deeper ones print
+    /// as `<Maximum depth exceeded>`, so a cycle of objects prints).
     open var description: String { description(depth: RealmDescription.maximumDepth) }
 
     func description(depth: Int) -> String {
