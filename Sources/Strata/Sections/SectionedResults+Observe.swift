@@ -92,7 +92,9 @@ extension ResultsSection {
     /// Registers a block called with this section's changes: `.initial`, then an `.update`
     /// only when rows with this section's key were deleted, inserted or modified, with the
     /// index paths of those rows (old layout for deletions and modifications, new layout for
-    /// insertions).
+    /// insertions). As in Realm, a section that goes away is reported as its index in
+    /// `sectionsToDelete` (no row deletions), and one that comes back as its index in
+    /// `sectionsToInsert` with its rows as insertions.
     ///
     /// - Parameters:
     ///   - keyPaths: Property paths whose changes count as modifications (nil: all).
@@ -110,20 +112,27 @@ extension ResultsSection {
             let own = change.rows(withKey: key, before: before, after: after)
             guard !own.isEmpty else { return }
             block(.update(section, deletions: own.deletions, insertions: own.insertions,
-                          modifications: own.modifications, sectionsToInsert: IndexSet(), sectionsToDelete: IndexSet()))
+                          modifications: own.modifications, sectionsToInsert: own.sectionsToInsert,
+                          sectionsToDelete: own.sectionsToDelete))
         }
     }
 }
 
 extension SectionChange {
-    /// The rows of the section keyed `key`, including deletions of a section that went away.
+    /// The change of the section keyed `key`, as Realm reports it to that section's observers:
+    /// its rows' changes; a section that went away as its index in `sectionsToDelete` (and no
+    /// row deletions); a section that (re)appeared as its index in `sectionsToInsert`, with its
+    /// rows as insertions.
     func rows<Key: Hashable>(withKey key: Key, before: SectionLayout<Key>, after: SectionLayout<Key>) -> SectionChange {
         let oldSection = before.section(of: key)
         let newSection = after.section(of: key)
         var own = filtered(oldSection: oldSection, newSection: newSection)
         if let oldSection, sectionsToDelete.contains(oldSection) {
-            own.deletions = (0..<before.count(inSection: oldSection)).map { IndexPath(item: $0, section: oldSection) }
+            own.deletions = []
+            own.modifications = []
+            own.sectionsToDelete = [oldSection]
         }
+        if let newSection, sectionsToInsert.contains(newSection) { own.sectionsToInsert = [newSection] }
         return own
     }
 }

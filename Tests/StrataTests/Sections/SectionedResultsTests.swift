@@ -179,7 +179,13 @@ struct SectionedResultsTests {
         // bob renamed in place: a modification for both observers.
         try write { contact($0, 2).name = "bobby" }
         #expect(Set(harness.waitForEvents(9).suffix(2)) == ["all d[] i[] m[0.1] si[] sd[]", "b d[] i[] m[0.1] si[] sd[]"])
-        #expect(harness.settledEvents().count == 9)
+        // Section b goes: its observer hears the section deleted, as in Realm: dan | cat
+        try write { realm in for id in [2, 5] { realm.delete(contact(realm, id)) } }
+        #expect(Set(harness.waitForEvents(11).suffix(2)) == ["all d[] i[] m[] si[] sd[0]", "b d[] i[] m[] si[] sd[0]"])
+        // and comes back: its row inserted and the section inserted: bo | dan | cat
+        try write { $0.add(SectionContact(value: ["id": 6, "name": "bo", "group": "b"])) }
+        #expect(Set(harness.waitForEvents(13).suffix(2)) == ["all d[] i[0.0] m[] si[0] sd[]", "b d[] i[0.0] m[] si[0] sd[]"])
+        #expect(harness.settledEvents().count == 13)
         harness.run {
             for token in held.value!.1 { token.invalidate() }
             held.value = nil
