@@ -244,11 +244,8 @@ struct ErrorTests {
 
     @Test("A set whose object value cannot be added makes write throw that failure, and the sets after it change nothing")
     func failedObjectValueInASet() throws {
-        func realm() throws -> Realm {
-            try Realm(configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
-                                                         objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self]))
-        }
-        let (mine, other) = (try realm(), try realm())
+        let mine = try Realm(configuration: confinementConfiguration("mine"))
+        let other = try Realm(configuration: confinementConfiguration("other"))
         try mine.write { mine.add(NoteDog(value: ["id": 1, "name": "Rex", "age": 3])) }
         let stranger = NotePerson(value: ["id": 7, "name": "Ann"])
         try other.write { other.add(stranger) }
@@ -365,11 +362,8 @@ struct ErrorTests {
 
     @Test("create copies an object of another Realm given among its values, as Realm does; add refuses it")
     func createCopiesFromAnotherRealm() throws {
-        func realm() throws -> Realm {
-            try Realm(configuration: Realm.Configuration(inMemoryIdentifier: UUID().uuidString,
-                                                         objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self]))
-        }
-        let (mine, other) = (try realm(), try realm())
+        let mine = try Realm(configuration: confinementConfiguration("mine"))
+        let other = try Realm(configuration: confinementConfiguration("other"))
         let stranger = try other.write { other.create(NotePerson.self, value: ["id": 7, "name": "Ann"]) }
         let dog = try mine.write {
             mine.create(NoteDog.self, value: ["id": 1, "name": "Rex", "owner": stranger] as [String: Any])

@@ -179,7 +179,8 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     public var description: String { description(depth: RealmDescription.maximumDepth) }
 
     func description(depth: Int) -> String {
-        let entries = asKeyValueSequence().prefix(RealmDescription.maximumElements).map { ("[\($0.key)]: ", $0.value as Any?) }
+        // The first entries only: a map of a million entries prints 100 without reading the rest.
+        let entries = keys.prefix(RealmDescription.maximumElements).map { ("[\($0)]: ", self[$0] as Any?) }
         return RealmDescription.collection("Map", elementType: "string, " + RealmDescription.typeName(Value.self),
                                            identity: self, elements: entries, count: count, depth: depth)
     }

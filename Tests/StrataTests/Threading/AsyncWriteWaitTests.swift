@@ -54,12 +54,19 @@ private actor WaitingWriter {
 
 @Suite("asyncWrite waits for the write lock by suspending", .timeLimit(.minutes(1)))
 struct AsyncWriteWaitTests {
-    @Test("while another writer holds the lock, asyncWrite suspends: its actor keeps serving, and it commits once the lock is free")
-    func suspendsWhileLocked() async throws {
-        let configuration = confinementConfiguration("async-write-wait")
+    /// An actor's Realm, another thread holding the write lock (its write adds dog 1), and the
+    /// actor's `asyncWrite` of dog 2 started behind it.
+    private static func writeBehindHeldLock(_ name: String) async throws
+        -> (writer: WaitingWriter, holder: WriteLockHolder, write: Task<Void, any Error>) {
+        let configuration = confinementConfiguration(name)
         let writer = try await WaitingWriter(configuration: configuration)
         let holder = WriteLockHolder(configuration, committingDog: 1)
-        let write = Task { try await writer.add(id: 2) }
+        return (writer, holder, Task { try await writer.add(id: 2) })
+    }
+
+    @Test("while another writer holds the lock, asyncWrite suspends: its actor keeps serving, and it commits once the lock is free")
+    func suspendsWhileLocked() async throws {
+        let (writer, holder, write) = try await Self.writeBehindHeldLock("async-write-wait")
         // The actor answers while its write waits: a blocked write would hold it until the commit.
         for _ in 0..<20 {
             #expect(await writer.count() == 0)
@@ -74,10 +81,7 @@ struct AsyncWriteWaitTests {
 
     @Test("a task cancelled while asyncWrite waits throws CancellationError, its block never runs, and the lock is not kept")
     func cancelledWhileWaiting() async throws {
-        let configuration = confinementConfiguration("async-write-cancel")
-        let writer = try await WaitingWriter(configuration: configuration)
-        let holder = WriteLockHolder(configuration, committingDog: 1)
-        let write = Task { try await writer.add(id: 2) }
+        let (writer, holder, write) = try await Self.writeBehindHeldLock("async-write-cancel")
         try await Task.sleep(for: .milliseconds(20))
         write.cancel()
         await #expect(throws: CancellationError.self) { try await write.value }

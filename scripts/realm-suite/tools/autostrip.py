@@ -1,4 +1,5 @@
 import os, sys, re, collections
+from swiftsource import block_end
 # autostrip.py BUILDLOG: removes each member func (indented 4 spaces) that holds a compile error;
 # prints errors outside any func, and the removed names to $REALM_SUITE_DIR/removed.log.
 log = open(sys.argv[1]).read()
@@ -13,13 +14,7 @@ for path, lines in errs.items():
     i = 0
     while i < len(src):
         if re.match(r'^    (?:@\w+(?:\([^)]*\))? )*(?:(?:override|private|fileprivate|internal|public|static|class|final|nonisolated|@MainActor) )*func \w+', src[i]) or re.match(r'^(?:@\w+ )*(?:private |fileprivate |public |internal )?func \w+', src[i]):
-            depth = 0; started = False; j = i
-            while j < len(src):
-                for ch in src[j]:
-                    if ch == '{': depth += 1; started = True
-                    elif ch == '}': depth -= 1
-                if started and depth == 0: break
-                j += 1
+            j = block_end(src, i)
             # include preceding attribute lines
             k = i
             while k > 0 and re.match(r'^\s*@\w+', src[k-1]) : k -= 1
@@ -36,13 +31,7 @@ for path, lines in errs.items():
             k = ln - 1
             while k >= 0 and not re.match(r'^(?:final |private |fileprivate |public )*(class|struct|extension|enum|protocol|func) ', src[k]): k -= 1
             if k >= 0 and not re.match(r'^(?:final )?class \w*Tests?\b', src[k]):
-                depth = 0; started = False; j = k
-                while j < len(src):
-                    for ch in src[j]:
-                        if ch == '{': depth += 1; started = True
-                        elif ch == '}': depth -= 1
-                    if started and depth == 0: break
-                    j += 1
+                j = block_end(src, k)
                 if j >= ln - 1:
                     kill.add((k, j, 'DECL:' + src[k][:60])); continue
             print(f'OUTSIDE {path}:{ln}: {msg}')

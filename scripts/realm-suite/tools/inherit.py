@@ -1,19 +1,11 @@
 import os, sys, re, glob
+from swiftsource import block_end
 # inherit.py: Linux XCTest discovery lists only the test methods a class declares, and cannot list
 # generic classes. Abstract bases (classes with subclasses) get their tests renamed check_testX;
 # each leaf class gets `func testX() { check_testX() }` for every test it inherits.
 files = glob.glob(os.environ['REALM_SUITE_DIR'] + '/Tests/RealmSwiftTests/*.swift')
 srcs = {f: open(f).read().split('\n') for f in files}
 classes = {}  # name -> dict(file, start, end, base, tests{name: sig})
-def block_end(lines, i):
-    depth = 0; started = False; j = i
-    while j < len(lines):
-        for ch in lines[j]:
-            if ch == '{': depth += 1; started = True
-            elif ch == '}': depth -= 1
-        if started and depth == 0: return j
-        j += 1
-    return j
 def scan():
     classes.clear()
     for f, lines in srcs.items():
