@@ -27,8 +27,8 @@ struct GeoRegionValidationTests {
     func crossingEdges() {
         let bowTie = Self.ring([(50, -50), (55, 55), (-50, 50), (70, -25), (50, -50)])
         #expect(Self.refusal(.polygon(outer: bowTie, holes: [])) ==
-            "Invalid region in GEOWITHIN query for parameter 'GeoPolygon({[-50, 50], [55, 55], [50, -50], [-25, 70], "
-            + "[-50, 50]})': 'Ring 0 is not valid: 'Edges 0 and 2 cross. Edge locations in degrees: "
+            "Invalid region in GEOWITHIN query for parameter 'GeoPolygon({[-50, 50, 0], [55, 55, 0], [50, -50, 0], "
+            + "[-25, 70, 0], [-50, 50, 0]})': 'Ring 0 is not valid: 'Edges 0 and 2 cross. Edge locations in degrees: "
             + "[50.0000000, -50.0000000]-[55.0000000, 55.0000000] and [-50.0000000, 50.0000000]-[70.0000000, -25.0000000]''")
     }
 

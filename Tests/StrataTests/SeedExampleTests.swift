@@ -233,6 +233,28 @@ struct SeedExampleTests {
         #expect(Array(place.points) == [CGPoint(x: 5, y: 6)])
     }
 
+    @Test("nil or NSNull for a required value stored as an embedded object is the value of a new object, as in Realm")
+    func absentEmbeddedProjectionIsDefault() throws {
+        let realm = try Realm(configuration: seedMemoryConfig([SeedPlace.self, CGPointObject.self]))
+        let values: [String: Any] = ["point": NSNull(), "url": Self.home]
+        #expect(SeedPlace(value: values).point == .zero)
+        let place = try realm.write { realm.create(SeedPlace.self, value: values) }
+        #expect(place.point == .zero)
+    }
+
+    @Test("a required failable projection whose stored value does not convert traps with Realm's message")
+    func requiredFailableTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            let realm = try! Realm(configuration: seedMemoryConfig([SeedTagged.self]))
+            let tagged = SeedTagged()
+            tagged.requiredTag = SeedTag(raw: "invalid:4")
+            try! realm.write { realm.add(tagged) }
+            _ = tagged.requiredTag
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("Failed to convert persisted value 'invalid:4' to type 'SeedTag' in a non-optional context."))
+    }
+
     @Test("An optional URL whose stored string is not a URL reads as nil, in a property and in a list")
     func optionalURLWithInvalidStoredString() throws {
         let url = try seedTemporaryRealmURL()

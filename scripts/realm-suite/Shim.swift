@@ -61,9 +61,12 @@ class TestCase: XCTestCase {
         done.wait()
     }
 
+    // As Realm's: `async`, then an empty `sync` to wait (a `sync` alone runs the block on the
+    // calling thread, and the tests that check thread confinement would not leave it).
     func dispatchSyncBackground(block: @Sendable @escaping (TestCase) -> Void) {
         nonisolated(unsafe) let unsafeSelf = self
-        queue.sync { block(unsafeSelf) }
+        queue.async { block(unsafeSelf) }
+        queue.sync {}
     }
 
     // Realm raises Objective-C exceptions here; Strata traps. The block runs in a forked child

@@ -23,6 +23,9 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
     /// The keys last found, shared by copies of this value (one owner, one property); nil
     /// while unmanaged.
     private let found: FoundKeys?
+    /// Set on the placeholder a traced object's property returns, so that a key path can go on
+    /// into an element (`\Dog.owners[0].name`).
+    private var tracer: KeyPathTracer?
 
     /// Declares the objects of `type` whose `propertyName` links here.
     public init(fromType type: Element.Type, property propertyName: String) {
@@ -88,6 +91,7 @@ public struct LinkingObjects<Element: ObjectBase>: RandomAccessCollection, Custo
 
     /// The linking object at `position`.
     public subscript(position: Int) -> Element {
+        if location == nil, let tracer { return tracer.tracedObject(Element.self) }
         guard let location, let origin = originTable else { preconditionFailure("Index out of bounds") }
         return location.realm.accessor(Element.self, table: origin, key: links[position])
     }
@@ -154,6 +158,13 @@ extension LinkingObjects: _Persistable {
     }
 
     public static func _rlmDefaultValue() -> LinkingObjects { LinkingObjects(fromType: Element.self, property: "") }
+
+    /// While a key path is traced, an empty collection whose subscript returns a traced object.
+    public static func _rlmTracePlaceholder(_ tracer: KeyPathTracer) -> LinkingObjects? {
+        var placeholder = LinkingObjects(fromType: Element.self, property: "")
+        placeholder.tracer = tracer
+        return placeholder
+    }
 
     /// Builds the managed collection for the declared origin property.
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> LinkingObjects {

@@ -208,8 +208,18 @@ public final class List<Element: RealmCollectionValue>: RandomAccessCollection, 
             unmanaged.replaceSubrange(subrange, with: newElements)
             return
         }
+        // Read first: the new elements may be a slice of this list.
+        let elements = Array(newElements)
         for index in subrange.reversed() { remove(at: index) }
-        for (offset, element) in newElements.enumerated() { insert(element, at: subrange.lowerBound + offset) }
+        for (offset, element) in elements.enumerated() { insert(element, at: subrange.lowerBound + offset) }
+    }
+
+    /// The elements in `bounds`; setting replaces them with elements of any number, as Realm's
+    /// `List` does (`list[1..<4] = other[0..<2]`), where `MutableCollection` alone would need as
+    /// many as it replaces.
+    public subscript(bounds: Range<Int>) -> Slice<List> {
+        get { Slice(base: self, bounds: bounds) }
+        set { replaceSubrange(bounds, with: Array(newValue)) }
     }
 }
 
@@ -263,5 +273,19 @@ extension List: ManagedInPlace {
         guard location == nil else { return }
         location = CollectionLocation(context)
         unmanaged = []
+    }
+}
+
+/// An unmanaged list of embedded objects, as the update path of `add` reads it to update the
+/// managed list's objects in place.
+protocol UnmanagedEmbeddedList {
+    /// The elements, when the list is unmanaged and holds embedded objects; else nil.
+    var unmanagedEmbeddedObjects: [EmbeddedObject]? { get }
+}
+
+extension List: UnmanagedEmbeddedList {
+    var unmanagedEmbeddedObjects: [EmbeddedObject]? {
+        guard location == nil, Element.self is EmbeddedObject.Type else { return nil }
+        return unmanaged.map { $0 as! EmbeddedObject }
     }
 }

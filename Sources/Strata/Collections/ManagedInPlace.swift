@@ -23,17 +23,24 @@ protocol ManagedInPlace: AnyObject {
 }
 
 extension Realm {
-    /// Makes the unmanaged collections `object` holds the managed collections of its properties,
-    /// now that it is the accessor of the object `key` of `table`.
+    /// Finishes making `object` the accessor of the object `key` of `table`: its unmanaged
+    /// collections become the managed collections of their properties, and the unmanaged links
+    /// and mixed values it held are let go (the add wrote them to the Realm; keeping them would
+    /// keep a graph of unmanaged objects, cycles included, alive as long as the accessor).
     ///
-    /// - Complexity: O(c) for c collection properties; nothing for a class without any.
-    func adoptCollections(of object: ObjectBase, in table: TableInfo, key: ObjectKey) {
+    /// - Complexity: O(c) for c collection, link and mixed properties; nothing for a class
+    ///   without any.
+    func adoptUnmanagedState(of object: ObjectBase, in table: TableInfo, key: ObjectKey) {
         let info = table.classInfo
         for index in info.collectionProperties {
             let property = info.properties[index]
             property.accessor.adoptCollection(at: object.address(of: property),
                                               _ReadContext(realm: self, table: table.key, object: key,
                                                            column: table.columns[index]))
+        }
+        for index in info.singleLinkProperties {
+            let property = info.properties[index]
+            property.accessor.releaseUnmanagedValue(at: object.address(of: property))
         }
     }
 }

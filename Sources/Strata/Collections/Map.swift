@@ -35,6 +35,9 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     /// Where the managed collection lives; nil while unmanaged. Set once more when the unmanaged
     /// object holding this collection is added to a Realm (see ``ManagedInPlace``).
     private(set) var location: CollectionLocation?
+    /// Set on the placeholder a traced object's property returns, so that a key path can go on
+    /// into a value (`\.dogs["rex"]??.name`).
+    private var tracer: KeyPathTracer?
 
     /// Creates an empty, unmanaged map.
     public init() {
@@ -80,7 +83,10 @@ public final class Map<Key: _MapKey, Value: RealmCollectionValue>: Sequence, Cus
     /// - Complexity: O(log n) to read.
     public subscript(key: Key) -> Value? {
         get {
-            guard let location else { return unmanaged[ByteKey(key)] }
+            guard let location else {
+                if let tracer, let traced = Value._rlmTracePlaceholder(tracer) { return traced }
+                return unmanaged[ByteKey(key)]
+            }
             return stored[key._rlmKey].map { Value._rlmFromStored($0, location.elementContext(.key(key._rlmKey))) }
         }
         set {
@@ -203,6 +209,13 @@ extension Map: _Persistable {
     public static var _rlmColumn: _ColumnDescription { Value._rlmColumn.inCollection(.dictionary) }
 
     public static func _rlmDefaultValue() -> Self { Self() }
+
+    /// While a key path is traced, an empty map whose subscript returns a traced value.
+    public static func _rlmTracePlaceholder(_ tracer: KeyPathTracer) -> Self? {
+        let placeholder = Self()
+        placeholder.tracer = tracer
+        return placeholder
+    }
 
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self {
         Self(location: CollectionLocation(context))

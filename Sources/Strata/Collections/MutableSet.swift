@@ -43,7 +43,11 @@ public final class MutableSet<Element: RealmCollectionValue>: RandomAccessCollec
 
     /// The element at `position` in the set's order.
     public subscript(position: Int) -> Element {
-        guard let location else { return unmanaged[position] }
+        guard let location else {
+            // Tracing a key path (`\.dogs[0].name`): an element that records what is read.
+            if let tracer, let traced = Element._rlmTracePlaceholder(tracer) { return traced }
+            return unmanaged[position]
+        }
         return Element._rlmFromStored(storedElements[position], location.elementContext(.index(position)))
     }
 

@@ -48,8 +48,9 @@ extension FailableCustomPersistable {
     public static func _rlmConverted(_ persisted: PersistedType) -> Self? { Self(persistedValue: persisted) }
     public static func _rlmDefaultValue() -> Self {
         guard let value = Self(persistedValue: PersistedType._rlmDefaultValue()) else {
-            preconditionFailure("\(Self.self) has no value for the default \(PersistedType.self); give the property "
-                                + "a default value")
+            preconditionFailure("Failed to default construct a \(Self.self) using the default value for persisted type "
+                                + "\(PersistedType.self). This conversion must either succeed, the property must be "
+                                + "optional, or you must explicitly specify a default value for the property.")
         }
         return value
     }
@@ -64,8 +65,10 @@ extension _CustomPersistable {
     public var _rlmDynamicValue: Any { persistableValue._rlmDynamicValue }
 
     public static func _rlmFromStored(_ value: StrataEngine.Value, _ context: _ReadContext) -> Self {
-        guard let converted = _rlmFromStoredIfValid(value, context) else {
-            preconditionFailure("Failed to convert the stored value \(value) to \(Self.self)")
+        let persisted = PersistedType._rlmFromStored(value, context)
+        guard let converted = _rlmConverted(persisted) else {
+            preconditionFailure("Failed to convert persisted value '\(persisted)' to type '\(Self.self)' in a "
+                                + "non-optional context.")
         }
         return converted
     }
@@ -76,8 +79,14 @@ extension _CustomPersistable {
 
     public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value { persistableValue._rlmToStored(context) }
 
+    /// The value itself, or one converted from its persisted type. A value stored as an object
+    /// is stored as an optional link: nil or `NSNull` there is the value made from a new
+    /// object, as Realm reads it.
     public static func _rlmFromAny(_ value: Any) -> Self? {
         if let typed = value as? Self { return typed }
+        if PersistedType._rlmColumn.objectType != nil, LooseSequence.isAbsent(value) {
+            return _rlmConverted(PersistedType._rlmDefaultValue())
+        }
         return PersistedType._rlmFromAny(value).flatMap(_rlmConverted)
     }
 }

@@ -17,6 +17,30 @@ final class GivenKeys: @unchecked Sendable {
         names[ObjectIdentifier(object)] = (object, given)
     }
 
+    /// The copy made of each unmanaged object found among the values (held, as `names`).
+    private var copies: [ObjectIdentifier: (source: ObjectBase, copy: ObjectBase)] = [:]
+
+    /// The copy `create` makes of an unmanaged object found among its values (Realm copies
+    /// them and leaves the object unmanaged), made once per object: an object reached twice, or
+    /// through a cycle, has one copy. Nil when a value of it does not convert.
+    func copy<T: ObjectBase>(of source: T) -> T? {
+        if let made = copies[ObjectIdentifier(source)] { return made.copy as? T }
+        let copy = type(of: source).init()
+        register(copy, asCopyOf: source)  // before filling: a cycle back to `source` finds it
+        do {
+            try ObjectValueFiller.fill(copy, from: source)
+            return copy
+        } catch {
+            NestedFailure.current?.record(error)
+            return nil
+        }
+    }
+
+    /// Records `copy` as the copy of `source` (the object `create` was given is the first).
+    func register(_ copy: ObjectBase, asCopyOf source: ObjectBase) {
+        copies[ObjectIdentifier(source)] = (source, copy)
+    }
+
     /// The names given for `object`, or nil when it was not filled from a value.
     func names(for object: ObjectBase) -> Set<String>? {
         names[ObjectIdentifier(object)]?.names

@@ -37,9 +37,12 @@ extension _PersistableInsideOptional where Self: ObjectBase {
 
 extension Object: _PersistableInsideOptional {
     /// The object itself, or a new unmanaged one from a dictionary, an array or another object.
+    /// Inside `create`, an unmanaged object is copied (Realm leaves it unmanaged).
     public static func _rlmFromAny(_ value: Any) -> Self? {
         switch value {
-        case let object as Self: return object
+        case let object as Self:
+            if object.handle == nil, let givenKeys = GivenKeys.current { return givenKeys.copy(of: object) }
+            return object
         case is [String: Any], is [Any], is ObjectBase: return copy(from: value)
         default: return nil
         }
@@ -51,7 +54,9 @@ extension EmbeddedObject: _PersistableInsideOptional {
     /// is copied, since an embedded object has exactly one owner.
     public static func _rlmFromAny(_ value: Any) -> Self? {
         switch value {
-        case let object as Self where object.handle == nil: return object
+        case let object as Self where object.handle == nil:
+            if let givenKeys = GivenKeys.current { return givenKeys.copy(of: object) }
+            return object
         case is [String: Any], is [Any], is ObjectBase: return copy(from: value)
         default: return nil
         }

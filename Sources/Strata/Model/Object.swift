@@ -61,15 +61,20 @@ open class Object: ObjectBase {
 }
 
 extension Object: Equatable, Hashable {
+    /// Realm's equality: an object is equal to itself; accessors of the same object are equal
+    /// when its class has a primary key, or when both are frozen at the same version (frozen
+    /// objects compare by row).
     public static func == (lhs: Object, rhs: Object) -> Bool {
         if lhs === rhs { return true }
         guard type(of: lhs) == type(of: rhs), let left = lhs.handle, let right = rhs.handle,
-              left.table.classInfo.primaryKey != nil else { return false }
-        return left.realm.state === right.realm.state && left.table.key == right.table.key && left.key == right.key
+              left.table.key == right.table.key, left.key == right.key else { return false }
+        if left.table.classInfo.primaryKey != nil { return left.realm.state === right.realm.state }
+        return left.realm.isFrozen && right.realm.isFrozen && left.realm.store === right.realm.store
+            && left.realm.version == right.realm.version
     }
 
     public func hash(into hasher: inout Hasher) {
-        if let handle, handle.table.classInfo.primaryKey != nil {
+        if let handle, handle.table.classInfo.primaryKey != nil || handle.realm.isFrozen {
             hasher.combine(handle.table.key)
             hasher.combine(handle.key)
         } else {

@@ -296,8 +296,10 @@ open class ObjectBase: CustomStringConvertible {
                 value = property.accessor.unmanagedValue(at: address(of: property))
                 value = (value as? any _Persistable)?._rlmDynamicValue ?? value
             }
-            // A nil optional reads as nil, as in Realm, not as an `Optional` boxed in `Any`.
+            // A nil optional, or an AnyRealmValue holding none, reads as nil, as in Realm, not as
+            // an `Optional` (or `.none`) boxed in `Any`.
             if let optional = value as? any _FlattenableOptional { return optional.flattened }
+            if case AnyRealmValue.none? = value as? AnyRealmValue { return nil }
             return value
         }
         set {

@@ -63,6 +63,14 @@ struct ObjectHandle {
         _ReadContext(realm: realm, table: table.key, object: key, column: column)
     }
 
+    /// The context a `LinkingObjects` property (computed, `column` < 0) is read in: it names the
+    /// origin property.
+    private func linkingContext(property: Int, column: Int) -> _ReadContext {
+        var linking = context(column: column)
+        linking.originProperty = table.classInfo.properties[property].originProperty
+        return linking
+    }
+
     /// Reads a property of `object` (whose handle this is), through its row cache.
     ///
     /// Traps when the object was deleted, as Realm does ("Object has been deleted or invalidated.").
@@ -81,11 +89,7 @@ struct ObjectHandle {
     /// ``read(property:as:of:)`` for a computed property, a frozen object, or a row not cached at
     /// the Realm's current read key.
     private func readUncached<V: _Persistable>(property: Int, column: Int, as type: V.Type, of object: ObjectBase) -> V {
-        if column < 0 {
-            var linking = context(column: column)
-            linking.originProperty = table.classInfo.properties[property].originProperty
-            return V._rlmFromStored(.null, linking)
-        }
+        if column < 0 { return V._rlmFromStored(.null, linkingContext(property: property, column: column)) }
         // Frozen objects may be read by several threads at once: no cache writes there.
         if realm.state.isFrozen { return read(property: property, as: V.self) }
         // A row cached before `Realm.invalidate()` is stale (the invalidation counts as a change),
@@ -105,7 +109,7 @@ struct ObjectHandle {
     /// Reads a property without a row cache (the dynamic API).
     func read<V: _Persistable>(property: Int, as type: V.Type) -> V {
         let column = table.columns[property]
-        if column < 0 { return V._rlmFromStored(.null, context(column: column)) }
+        if column < 0 { return V._rlmFromStored(.null, linkingContext(property: property, column: column)) }
         guard !isStale, let value = realm.readSnapshot.table(table.key)?.value(of: key, column: column) else {
             preconditionFailure("Object has been deleted or invalidated.")
         }

@@ -19,6 +19,8 @@ protocol PersistedAccessor {
     /// Makes the unmanaged collection the storage holds, if any, the managed collection at
     /// `context` (see ``ManagedInPlace``); a storage that never made its collection has none.
     static func adoptCollection(at address: UnsafeMutableRawPointer, _ context: _ReadContext)
+    /// Drops the unmanaged value the storage holds (a managed accessor reads its row instead).
+    static func releaseUnmanagedValue(at address: UnsafeMutableRawPointer)
 }
 
 extension Persisted: PersistedAccessor {
@@ -78,6 +80,12 @@ extension Persisted: PersistedAccessor {
         guard case .unmanaged(let value) = storage(address).pointee.state,
               let collection = value as? any ManagedInPlace else { return }
         collection.becomeManaged(context)
+    }
+
+    static func releaseUnmanagedValue(at address: UnsafeMutableRawPointer) {
+        // Swapped, so that the value (which may hold this object) is released after the access.
+        var released = State.unmanagedNoDefault
+        swap(&released, &storage(address).pointee.state)
     }
 }
 

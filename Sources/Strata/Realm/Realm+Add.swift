@@ -53,8 +53,10 @@ extension Realm {
     @discardableResult
     public func create<T: Object>(_ type: T.Type, value: Any = [String: Any](), update: UpdatePolicy = .error) -> T {
         _ = requireWrite(modifying: "add, remove, or create")
-        let object = T()
+        // `type`, not `T`: a subclass passed as `Object.self`'s dynamic type is made as itself.
+        let object = type.init()
         let recorder = GivenKeys()
+        if let source = value as? ObjectBase, source.handle == nil { recorder.register(object, asCopyOf: source) }
         let filled = GivenKeys.$current.withValue(recorder) { () -> Result<Set<String>, Realm.Error> in
             Result { () throws(Realm.Error) in try ObjectValueFiller.fill(object, from: value) }
         }
@@ -142,7 +144,7 @@ extension Realm {
                 object.bind(to: ObjectHandle(realm: self, table: table, key: existing))
                 update(existing, in: table, with: unmanaged, context,
                        only: onlyProperties ?? context.givenKeys?.names(for: object))
-                adoptCollections(of: object, in: table, key: existing)
+                adoptUnmanagedState(of: object, in: table, key: existing)
                 return ObjectLink(table: table.key, key: existing)
             }
         }
@@ -186,7 +188,7 @@ extension Realm {
                 return nil
             }
         }
-        adoptCollections(of: object, in: table, key: key)
+        adoptUnmanagedState(of: object, in: table, key: key)
         return ObjectLink(table: table.key, key: key)
     }
 
@@ -199,7 +201,8 @@ extension Realm {
         where !property.isLinkingObjects && index != info.primaryKey && only.map({ $0.contains(property.name) }) ?? true {
             guard let transaction else { return }
             let path = PropertyPath(table: table.key, object: key, column: table.columns[index])
-            if updateEmbeddedInPlace(values[index]!, at: path, context) { continue }
+            if updateEmbeddedInPlace(values[index]!, at: path, context)
+                || updateEmbeddedListInPlace(values[index]!, at: path, context) { continue }
             let stored = property.accessor.stored(values[index]!, context)
             if context.update == .modified, transaction.snapshot.table(table.key)?.value(of: key, column: path.column) == stored {
                 continue
@@ -213,21 +216,79 @@ extension Realm {
         }
     }
 
-    /// Writes the given keys of an embedded object that `create(_:value:update:)` read from a
-    /// dictionary over the embedded object already at `path`, as Realm updates embedded objects
-    /// in place; false (nothing done) when there is none or the value is not such an object.
+    /// Updates the embedded object already at `path` from the unmanaged one `value` holds, as
+    /// Realm updates embedded objects in place: `create(_:value:update:)` writes the keys its
+    /// dictionary gave, `add(_:update: .modified)` every property (`.all` replaces the object
+    /// instead, as Realm does). The unmanaged object becomes the managed one. False (nothing
+    /// done) when there is no embedded object at `path` or `value` is not an unmanaged one.
     private func updateEmbeddedInPlace(_ value: Any, at path: PropertyPath, _ context: _WriteContext) -> Bool {
         guard let embedded = KeyValueCoding.flattened(value) as? EmbeddedObject, embedded.handle == nil,
-              let given = context.givenKeys?.names(for: embedded), let transaction,
+              case .inPlace(let properties) = embeddedUpdate(of: embedded, context), let transaction,
               let current = transaction.snapshot.table(path.table)?.value(of: path.object, column: path.column),
-              case .link(let existing) = current,
-              let info = try? ClassInfo.of(type(of: embedded)),
-              let table = tableInfo(forKey: existing.table, expecting: type(of: embedded)) else { return false }
+              case .link(let existing) = current else { return false }
+        return update(embedded, inPlaceOf: existing, only: properties, context)
+    }
+
+    /// Updates the embedded objects of the list at `path` from the unmanaged list `value`, as
+    /// Realm does for `add(_:update: .modified)`: the first elements in place, the rest
+    /// appended, the extra old ones removed. False (nothing done) when `value` is not an
+    /// unmanaged list of embedded objects or the update is not one made in place.
+    private func updateEmbeddedListInPlace(_ value: Any, at path: PropertyPath, _ context: _WriteContext) -> Bool {
+        guard context.givenKeys == nil, context.update == .modified,
+              let objects = (value as? any UnmanagedEmbeddedList)?.unmanagedEmbeddedObjects,
+              let transaction,
+              case .list(let existing)? = transaction.snapshot.table(path.table)?.value(of: path.object,
+                                                                                       column: path.column)
+        else { return false }
+        do {
+            for (index, object) in objects.enumerated() {
+                guard writeIsLive, let live = self.transaction else { return true }
+                if index < existing.count, case .link(let link) = existing[index], object.handle == nil {
+                    _ = update(object, inPlaceOf: link, only: nil, context)
+                } else {
+                    let stored = object._rlmToStored(context)
+                    guard writeIsLive else { return true }
+                    try live.listAppend(stored, in: path)
+                }
+            }
+            for index in (objects.count..<max(objects.count, existing.count)).reversed() {
+                guard let live = self.transaction else { return true }
+                try live.listErase(at: index, in: path)
+            }
+        } catch {
+            recordWriteFailure(Realm.Error.wrap(error))
+        }
+        return true
+    }
+
+    /// What an update does to an embedded object it finds where a new one is given.
+    private enum EmbeddedUpdate {
+        /// The old object is erased and the new one added (`add(_:update: .all)`).
+        case replace
+        /// The old object is kept and the properties named (all, when nil) written over it.
+        case inPlace(properties: Set<String>?)
+    }
+
+    private func embeddedUpdate(of embedded: EmbeddedObject, _ context: _WriteContext) -> EmbeddedUpdate {
+        if let givenKeys = context.givenKeys {
+            guard let names = givenKeys.names(for: embedded) else { return .replace }
+            return .inPlace(properties: names)
+        }
+        return context.update == .modified ? .inPlace(properties: nil) : .replace
+    }
+
+    /// Binds the unmanaged `embedded` to the existing embedded object `link` and writes its
+    /// properties (`only` those named, when given) over it.
+    private func update(_ embedded: EmbeddedObject, inPlaceOf link: ObjectLink, only: Set<String>?,
+                        _ context: _WriteContext) -> Bool {
+        guard let info = try? ClassInfo.of(type(of: embedded)),
+              let table = tableInfo(forKey: link.table, expecting: type(of: embedded)) else { return false }
         let values = info.properties.map { property -> Any? in
             property.isLinkingObjects ? nil : property.accessor.unmanagedValue(at: embedded.address(of: property))
         }
-        embedded.bind(to: ObjectHandle(realm: self, table: table, key: existing.key))
-        update(existing.key, in: table, with: values, context, only: given)
+        embedded.bind(to: ObjectHandle(realm: self, table: table, key: link.key))
+        update(link.key, in: table, with: values, context, only: only)
+        adoptUnmanagedState(of: embedded, in: table, key: link.key)
         return true
     }
 

@@ -151,6 +151,7 @@ public final class Realm {
                 state.configuration = configuration
                 try SchemaSetup(realm: self).run()
                 state.updateTargetRetention(notificationTarget)
+                state.unreadSinceOpen = true
             }
         } catch {
             throw Realm.Error.wrap(error)
@@ -174,6 +175,7 @@ public final class Realm {
     /// The snapshot reads use: the write transaction's working copy inside a write, otherwise
     /// the pinned version (pinning the newest if the Realm was invalidated).
     var readSnapshot: Snapshot {
+        if state.unreadSinceOpen { state.unreadSinceOpen = false }
         if case .active(let transaction) = writeState { return transaction.snapshot }
         if let pinned { return pinned.snapshot }
         repin()
@@ -185,6 +187,7 @@ public final class Realm {
     /// releases them after): for paths that run once per object.
     func withReadSnapshot<R>(_ body: (borrowing Snapshot) -> R) -> R {
         let state = self.state
+        if state.unreadSinceOpen { state.unreadSinceOpen = false }
         if case .active(let transaction) = state.writeState { return transaction.withSnapshot(body) }
         if state.pinned == nil { repin() }
         if let pinned = state.pinned { return pinned.withSnapshot(body) }

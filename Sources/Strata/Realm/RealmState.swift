@@ -16,6 +16,9 @@ import StrataSupport
 /// same thread shares one `RealmState`; the state lives while any Realm or managed object of
 /// that thread refers to it.
 final class RealmState {
+    /// Whether nothing has read through the state since it was opened: Realm's "not in a read
+    /// transaction yet", in which a ``ThreadSafeReference`` resolves at its own version.
+    var unreadSinceOpen = false
     var pinned: PinnedSnapshot? {
         didSet {
             changes.increment()

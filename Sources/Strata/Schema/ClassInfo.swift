@@ -96,6 +96,9 @@ final class ClassInfo: Sendable {
     /// properties whose unmanaged collection becomes the managed one when an object is added
     /// (see ``ManagedInPlace``).
     let collectionProperties: [Int]
+    /// The indices of the properties holding one link or one mixed value: the unmanaged values
+    /// an added object lets go of (see `Realm.adoptUnmanagedState(of:in:key:)`).
+    let singleLinkProperties: [Int]
     /// Whether an accessor of this class holds nothing but its binding: an `Object` subclass
     /// whose stored properties (its own and its superclasses' below `Object`) are all
     /// `@Persisted`. An iteration may then rebind an accessor nothing else references to the next
@@ -118,6 +121,10 @@ final class ClassInfo: Sendable {
         insertedProperties = properties.map(InsertedProperty.init)
         collectionProperties = properties.indices.filter {
             !properties[$0].isLinkingObjects && properties[$0].column.collection != .single
+        }
+        singleLinkProperties = properties.indices.filter {
+            !properties[$0].isLinkingObjects && properties[$0].column.collection == .single
+                && (properties[$0].column.objectType != nil || properties[$0].column.type == .mixed)
         }
         self.primaryKey = primaryKey
         isEmbedded = type is EmbeddedObject.Type

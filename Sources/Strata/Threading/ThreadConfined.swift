@@ -26,7 +26,8 @@ public protocol ThreadConfined: SendableMetatype {
     /// transaction as it was created in."). Freezing a frozen value returns it.
     func freeze() -> Self
     /// The live counterpart of a frozen value, at the current version of this thread's Realm;
-    /// nil when it was deleted meanwhile. A live value returns itself.
+    /// nil when it was deleted meanwhile. A live value returns itself; an unmanaged one traps
+    /// ("Unmanaged objects cannot be thawed.").
     func thaw() -> Self?
     /// Implementation detail: re-creates the value in another Realm of the same file.
     func _handover() -> _Handover
@@ -65,7 +66,8 @@ extension ThreadConfined {
     }
 
     public func thaw() -> Self? {
-        guard let realm, realm.isFrozen else { return self }
+        guard let realm else { preconditionFailure("Unmanaged objects cannot be thawed.") }
+        guard realm.isFrozen else { return self }
         return _handover().value(in: realm.thaw(), as: Self.self)
     }
 }

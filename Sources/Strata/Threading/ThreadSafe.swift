@@ -67,9 +67,8 @@ public final class ThreadSafe<Value: ThreadConfined>: @unchecked Sendable {
     }
 
     private static func address(of value: Value) -> Stored {
-        guard let realm = value.realm else {
-            preconditionFailure("Cannot construct reference to unmanaged object, which can be passed across threads directly")
-        }
+        // Realm's message: a @ThreadSafe property holds managed values only.
+        guard let realm = value.realm else { preconditionFailure("Only managed objects may be wrapped as thread safe.") }
         realm.verifyThread()
         return Stored(handover: value._handover(), configuration: realm.configuration,
                       version: realm.isInWriteTransaction ? realm.store.currentVersion + 1 : realm.version)

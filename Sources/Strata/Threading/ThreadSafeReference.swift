@@ -66,8 +66,9 @@ extension Realm {
     /// The value a ``ThreadSafeReference`` refers to, in this Realm: nil when it (or the
     /// object owning a collection) was deleted by the version this Realm reads.
     ///
-    /// A Realm older than the reference's version refreshes first; an invalidated one reads at
-    /// the reference's version. Traps inside a write transaction ("Cannot resolve thread safe
+    /// A Realm older than the reference's version refreshes first; one that is not reading yet
+    /// (invalidated, or opened and not read since) begins reading at the reference's version,
+    /// as in Realm. Traps inside a write transaction ("Cannot resolve thread safe
     /// reference during a write transaction."), on a second resolve of the same reference, and
     /// for a reference to another file.
     public func resolve<Confined: ThreadConfined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
@@ -80,7 +81,9 @@ extension Realm {
         if madeInWrite {
             refresh()
         } else if let source {
-            if isInvalidated {
+            if isInvalidated || state.unreadSinceOpen && source.version < version {
+                // Not reading yet (invalidated, or nothing read since it was opened): the Realm
+                // begins its read at the reference's version, as Realm's does.
                 state.pinned = store.pin(again: source)
             } else if version < source.version {
                 refresh()

@@ -23,11 +23,12 @@ extension GeoShape {
         }
     }
 
-    /// The region as Realm describes it in messages: `GeoPolygon({[lon, lat], …}, {…})` (the
-    /// first 32 points of each ring).
+    /// The region as Realm describes it in messages: `GeoPolygon({[lon, lat, alt], …}, {…})`
+    /// (the first 32 points of each ring). Queries ignore altitude and regions do not keep it,
+    /// so it prints as 0, as Realm Swift prints a point made without one.
     package var realmDescription: String {
         func point(_ coordinate: GeoCoordinate) -> String {
-            "[\(Self.shortNumber(coordinate.longitude)), \(Self.shortNumber(coordinate.latitude))]"
+            "[\(Self.shortNumber(coordinate.longitude)), \(Self.shortNumber(coordinate.latitude)), 0]"
         }
         switch self {
         case .box(let bottomLeft, let topRight):

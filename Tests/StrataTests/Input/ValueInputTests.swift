@@ -192,4 +192,35 @@ struct ValueInputTests {
         #expect(rex.age == 4 && rex.weight == 12.5 && rex.price == Decimal128(99.99))
         #expect(ada.name == "Ada" && ada.pets.count == 2)
     }
+
+    @Test("create copies the unmanaged objects among its values and leaves them unmanaged, as Realm does")
+    func createCopiesUnmanagedObjects() throws {
+        let realm = try realm()
+        let rex = InputPet(value: ["name": "Rex", "age": 3])
+        let address = InputAddress(value: ["city": "Paris"])
+        let person = try realm.write {
+            realm.create(InputPerson.self, value: ["id": 1, "pet": rex, "pets": [rex], "address": address] as [String: Any])
+        }
+        #expect(rex.realm == nil && address.realm == nil, "the values stay unmanaged")
+        #expect(person.pet?.age == 3 && person.pets.first?.name == "Rex" && person.address?.city == "Paris")
+        #expect(realm.objects(InputPet.self).count == 1, "one copy for an object given twice")
+        // A cycle of unmanaged objects given to create is copied once around.
+        let first = KeyPathNode(value: ["name": "a"])
+        let second = KeyPathNode(value: ["name": "b", "next": first])
+        first.next = second
+        let cycleRealm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "copy-cycle-\(UUID())",
+                                                                      objectTypes: [KeyPathNode.self]))
+        let made = try cycleRealm.write { cycleRealm.create(KeyPathNode.self, value: first) }
+        #expect(first.realm == nil && second.realm == nil)
+        #expect(cycleRealm.objects(KeyPathNode.self).count == 2)
+        #expect(made.next?.next?.name == "a" && made.next?.next?.isSameObject(as: made) == true)
+    }
+
+    @Test("create made through a base class's metatype makes the dynamic type")
+    func createUsesDynamicType() throws {
+        let realm = try realm()
+        let type: Object.Type = InputPet.self
+        let made = try realm.write { realm.create(type, value: ["name": "Rex"]) }
+        #expect(made is InputPet && made.objectSchema.className == "InputPet")
+    }
 }

@@ -50,4 +50,22 @@ struct DynamicAccessTests {
         #expect(DynamicLink()["url"] == nil)
         #expect(link.url == nil)
     }
+
+    @Test("a LinkingObjects property read by name finds its objects; an empty AnyRealmValue reads as nil")
+    func linkingObjectsAndEmptyMixedByName() throws {
+        let realm = try Realm(configuration: Realm.Configuration(
+            inMemoryIdentifier: "dynamic-linking-\(UUID())",
+            objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self, InputPerson.self, InputAddress.self, InputPet.self]))
+        let person = try realm.write {
+            let person = realm.create(NotePerson.self, value: ["id": 1])
+            realm.create(NoteDog.self, value: ["id": 1, "name": "Rex", "owner": person])
+            return person
+        }
+        let owned = try #require(person["ownedDogs"] as? LinkingObjects<NoteDog>)
+        #expect(owned.map(\.name) == ["Rex"])
+        let input = try realm.write { realm.create(InputPerson.self, value: ["id": 1]) }
+        #expect(input["extra"] == nil && input.value(forKey: "extra") == nil)
+        try realm.write { input.extra = .int(3) }
+        #expect(input["extra"] as? AnyRealmValue == .int(3))
+    }
 }

@@ -119,4 +119,20 @@ struct KeyPathNameTests {
         #expect(_name(for: \InputPerson.address?.city) == "address.city")
         #expect(_name(for: \InputPerson.pets[0].age) == "pets.age")
     }
+
+    @Test("through a MutableSet, a Map and LinkingObjects subscript too")
+    func namesThroughEveryCollection() {
+        #expect(_name(for: \InputPet.owners[0].name) == "owners.name")
+        #expect(_name(for: \KeyPathNode.set[0].name) == "set.name")
+        #expect(_name(for: \KeyPathNode.map["a"]??.name) == "map.name")
+        #expect(_name(for: \KeyPathNode.map["a"]??.previous[0].set[0].name) == "map.previous.set.name")
+    }
+}
+
+final class KeyPathNode: Object {
+    @Persisted var name = ""
+    @Persisted var next: KeyPathNode?
+    @Persisted var set: MutableSet<KeyPathNode>
+    @Persisted var map: Map<String, KeyPathNode?>
+    @Persisted(originProperty: "next") var previous: LinkingObjects<KeyPathNode>
 }

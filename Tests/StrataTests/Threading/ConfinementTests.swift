@@ -60,4 +60,13 @@ struct ConfinementTests {
             done.wait()
         }
     }
+
+    @Test("an unmanaged object given to @ThreadSafe traps with Realm's message")
+    func threadSafeUnmanagedTraps() async {
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            DogHolder().dog = NoteDog()
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("Only managed objects may be wrapped as thread safe."))
+    }
 }

@@ -71,6 +71,19 @@ struct FrozenTests {
         #expect(frozenDog.age == 20)
     }
 
+    @Test("frozen accessors of one object at one version are equal, also without a primary key, as Realm's")
+    func frozenEquality() throws {
+        let realm = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "frozen-equal-\(UUID())",
+                                                                 objectTypes: [KeyPathNode.self]))
+        let node = try realm.write { realm.create(KeyPathNode.self, value: ["name": "a"]) }
+        let frozen = node.freeze()
+        let again = try #require(realm.objects(KeyPathNode.self).first).freeze()
+        #expect(frozen == again && frozen.hashValue == again.hashValue)
+        #expect(node != realm.objects(KeyPathNode.self).first, "live accessors without a primary key differ")
+        try realm.write { node.name = "b" }
+        #expect(frozen != node.freeze(), "another version is another frozen object")
+    }
+
     @Test("frozen values are read from 8 threads at once while a writer commits, and never change")
     func concurrentFrozenReads() throws {
         let name = UUID().uuidString
@@ -143,6 +156,11 @@ struct FrozenTests {
         await #expect(processExitsWith: .failure) {
             _ = NoteDog().freeze()
         }
+        let thawed = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = NoteDog().thaw()
+        }
+        let message = String(decoding: thawed?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("Unmanaged objects cannot be thawed."))
         await #expect(processExitsWith: .failure) {
             let realm = try! Realm(configuration: Realm.Configuration(inMemoryIdentifier: "frozen-new", objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self]))
             try! realm.write {

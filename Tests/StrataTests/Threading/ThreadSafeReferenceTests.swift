@@ -44,8 +44,34 @@ struct ThreadSafeReferenceTests {
         try fixture.seed()
         let reference = try onOwnThread(fixture) { realm in ThreadSafeReference(to: realm.objects(NoteDog.self).where { $0.age > 25 }) }
         try fixture.write { $0.add(NoteDog(value: ["id": 99, "age": 26])) }
-        let count = try fixture.harness.run { try fixture.realm().resolve(reference)?.count }
+        let count = try fixture.harness.run { () -> Int? in
+            let realm = try fixture.realm()
+            _ = realm.objects(NoteDog.self).count  // reading: the Realm is at the newest version
+            return realm.resolve(reference)?.count
+        }
         #expect(count == 4)
+    }
+
+    @Test("a Realm opened and not read yet begins reading at the reference's version, as Realm's does")
+    func freshRealmReadsReferenceVersion() throws {
+        let fixture = try NotificationFixture()
+        try fixture.seed()
+        let (results, dog) = try onOwnThread(fixture) { realm in
+            (ThreadSafeReference(to: realm.objects(NoteDog.self).where { $0.age > 25 }),
+             ThreadSafeReference(to: fixture.dog(realm, 1)))
+        }
+        try fixture.write { realm in
+            realm.add(NoteDog(value: ["id": 99, "age": 26]))
+            realm.delete(fixture.dog(realm, 1))
+        }
+        try onNewThread {
+            let realm = try fixture.realm()
+            let resolved = try #require(realm.resolve(results))
+            #expect(resolved.count == 3)
+            #expect(realm.resolve(dog)?.age == 10, "the dog still exists at the reference's version")
+            realm.refresh()
+            #expect(resolved.count == 4)
+        }
     }
 
     @Test("an object deleted before the resolve, or a list whose owner was deleted, resolves to nil")
@@ -61,6 +87,7 @@ struct ThreadSafeReferenceTests {
         }
         try fixture.harness.run {
             let realm = try fixture.realm()
+            realm.refresh()
             #expect(realm.resolve(dog) == nil)
             #expect(realm.resolve(dogs) == nil)
         }
