@@ -717,6 +717,13 @@ struct RealmAPITests {
         // A list holding itself (through AnyRealmValue) stops at the depth bound.
         let deep = (0..<10).reduce(AnyRealmValue.int(0)) { inner, _ in .fromArray([inner]) }
         #expect(RealmDescription.value(deep, depth: 5).contains(RealmDescription.depthExceeded))
+        // A map of optional objects names the objects' class, as Realm's does.
+        let map = Map<String, APIDog?>()
+        map["rex"] = APIDog(value: ["name": "Rex"])
+        #expect(map.description.hasPrefix("Map<string, APIDog> <0x"), "\(map.description)")
+        #expect(map.description.contains("[rex]: APIDog {\n\t\tname = Rex;"), "\(map.description)")
+        let any = AnyRealmCollection(person.dogs).description
+        #expect(any.hasPrefix("AnyRealmCollection<APIDog> <0x") && any.contains("[2] APIDog {"), "\(any)")
     }
 
     @Test("The ObjectKeyIdentifiable id is the same for every accessor of an object and stable across refresh")
@@ -842,6 +849,16 @@ struct RealmAPITests {
             realm.invalidate()
             try realm.write { dog.name = "b" }
         }
+    }
+
+    @Test("objects(Object.self), the base class rather than a model, traps, as in Realm")
+    func baseClassObjectsTraps() async {
+        #expect(Object.primaryKey() == nil, "the base class itself still answers primaryKey()")
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = try apiMemoryRealm().objects(Object.self)
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("Object type 'Object' is not managed by the Realm"))
     }
 
     @Test("isEmpty is true for a new Realm and after deleteAll, false with objects")

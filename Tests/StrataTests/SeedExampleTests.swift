@@ -240,6 +240,10 @@ struct SeedExampleTests {
         #expect(SeedPlace(value: values).point == .zero)
         let place = try realm.write { realm.create(SeedPlace.self, value: values) }
         #expect(place.point == .zero)
+        // Not in a list: the elements are stored as given, and a null element is not a point.
+        #expect(throws: Realm.Error.self) {
+            try realm.write { realm.create(SeedPlace.self, value: ["url": Self.home, "points": [NSNull()]] as [String: Any]) }
+        }
     }
 
     @Test("a required failable projection whose stored value does not convert traps with Realm's message")

@@ -11,7 +11,6 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
     private let owner: () -> Realm?
     private let invalidated: () -> Bool
     private let results: () -> Results<Element>
-    private let describe: () -> String
     private let handover: () -> _Handover
 
     /// Wraps `base`.
@@ -22,7 +21,6 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
         owner = { base.realm }
         invalidated = { base.isInvalidated }
         results = { base._asResults }
-        describe = { base.description }
         handover = {
             let wrapped = base._handover()
             return _Handover { realm in
@@ -44,6 +42,12 @@ public struct AnyRealmCollection<Element: RealmCollectionValue>: RealmCollection
     /// Whether the wrapped collection is invalidated.
     public var isInvalidated: Bool { invalidated() }
     public var _asResults: Results<Element> { results() }
-    public var description: String { describe() }
+    /// The elements as Realm prints them, named `AnyRealmCollection` (`AnyRealmCollection<Dog>
+    /// <0x…> (\n\t[0] …\n)`, at most 100, nested five levels deep).
+    public var description: String {
+        RealmDescription.collection("AnyRealmCollection", elementType: RealmDescription.typeName(Element.self),
+                                    identity: self as AnyObject, elements: RealmDescription.indexed(self),
+                                    count: endIndex, depth: RealmDescription.maximumDepth)
+    }
     public func _handover() -> _Handover { handover() }
 }

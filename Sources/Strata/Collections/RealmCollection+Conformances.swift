@@ -44,6 +44,8 @@ public protocol RealmKeyedCollection: Sequence {
     var realm: Realm? { get }
     /// The number of entries.
     var count: Int { get }
+    /// The values, in key order.
+    var values: [Value] { get }
     /// The values as a query, in key order.
     var _valuesAsResults: Results<Value> { get }
 }

@@ -37,7 +37,15 @@ extension RealmCollection where Element.PersistedType: AddableType {
 extension RealmCollection {
     /// The aggregate of the collection's non-null values, converted to `T`.
     fileprivate func aggregateOfValues<T: _Persistable>(_ kind: AggregateKind) -> T? {
-        let values = map { QueryArguments.stored($0) }.filter { !$0.isNull }
+        ValueAggregation.aggregate(kind, of: self)
+    }
+}
+
+/// Aggregates of values computed in memory: a collection's, and an unmanaged map's.
+enum ValueAggregation {
+    /// The aggregate of the non-null `values`, converted to `T`.
+    static func aggregate<T: _Persistable>(_ kind: AggregateKind, of values: some Sequence) -> T? {
+        let values = values.map { QueryArguments.stored($0) }.filter { !$0.isNull }
         let result = QueryArguments.convert(Aggregation.reduce(kind, values), to: T.self)
         let swiftValue: Any
         switch result {

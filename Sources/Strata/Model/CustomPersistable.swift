@@ -79,14 +79,16 @@ extension _CustomPersistable {
 
     public func _rlmToStored(_ context: _WriteContext) -> StrataEngine.Value { persistableValue._rlmToStored(context) }
 
-    /// The value itself, or one converted from its persisted type. A value stored as an object
-    /// is stored as an optional link: nil or `NSNull` there is the value made from a new
-    /// object, as Realm reads it.
     public static func _rlmFromAny(_ value: Any) -> Self? {
         if let typed = value as? Self { return typed }
-        if PersistedType._rlmColumn.objectType != nil, LooseSequence.isAbsent(value) {
-            return _rlmConverted(PersistedType._rlmDefaultValue())
-        }
         return PersistedType._rlmFromAny(value).flatMap(_rlmConverted)
+    }
+
+    /// What nil or `NSNull` given for a required property of this type is: for a type stored as
+    /// an object (an optional link underneath), the value made from a new object, as Realm
+    /// reads it; for others, nothing (an invalid value). Not for collection elements, which
+    /// Realm stores as they are given.
+    static func _rlmValueForAbsentProperty() -> Self? {
+        PersistedType._rlmColumn.objectType != nil ? _rlmConverted(PersistedType._rlmDefaultValue()) : nil
     }
 }

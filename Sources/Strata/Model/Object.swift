@@ -49,7 +49,8 @@ open class Object: ObjectBase {
     /// primary-key type (schema discovery throws ``Realm/Error`` with code `invalidSchema`
     /// otherwise, with the `@Persisted` spelling to use).
     open class func primaryKey() -> String? {
-        if LegacyDeclarations.isReading { return nil }
+        // The base class declares no property (and is no model, so it has no schema).
+        if LegacyDeclarations.isReading || self == Object.self { return nil }
         let info = ClassInfo.known(self)
         return info.primaryKey.map { info.properties[$0].name }
     }

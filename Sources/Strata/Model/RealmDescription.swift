@@ -78,8 +78,9 @@ enum RealmDescription {
     static func typeName<Element: _Persistable>(_: Element.Type) -> String {
         let column = Element._rlmColumn
         if let objectType = column.objectType {
-            // A projection names its own class, not its root's.
-            return Element.self is ObjectBase.Type ? objectType.className() : "\(Element.self)"
+            // A projection names its own class, not its root's; an optional object (a map's
+            // values) its class.
+            return Element.self is any ProjectionObservable.Type ? "\(Element.self)" : objectType.className()
         }
         return PropertyType(column).description
     }

@@ -172,6 +172,11 @@ final class ClassInfo: Sendable {
     }
 
     private static func discover(_ type: ObjectBase.Type) throws -> ClassInfo {
+        // The base classes are not models: `realm.objects(Object.self)` is refused, as in Realm.
+        if type == Object.self || type == EmbeddedObject.self || type == ObjectBase.self {
+            throw Realm.Error(Realm.Error.invalidSchema, "Object type '\(type.className())' is not managed by the "
+                                  + "Realm: it is the base class of models, not a model")
+        }
         var fields: [String: (offset: Int, accessor: any PersistedAccessor.Type)] = [:]
         // `.classType` is the stdlib's `_EachFieldOptions(rawValue: 1 << 0)`; spelled out because the
         // static property is not concurrency-safe.

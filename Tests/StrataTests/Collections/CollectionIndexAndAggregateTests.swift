@@ -132,4 +132,16 @@ struct CollectionIndexAndAggregateTests {
                        holder.items.min(of: \.price), holder.items.max(of: \.made))
         #expect(unmanaged == managed)
     }
+
+    @Test("min, max, sum and average of an unmanaged Map of primitives are computed in memory, as Realm's")
+    func unmanagedMapAggregates() {
+        let map = Map<String, Int>()
+        #expect(map.min() == nil && map.max() == nil && map.sum() == 0 && map.average() as Double? == nil)
+        for (key, value) in [("a", 5), ("b", 6), ("c", 7), ("d", 8)] { map[key] = value }
+        #expect(map.min() == 5 && map.max() == 8 && map.sum() == 26 && map.average() as Double? == 6.5)
+        let optional = Map<String, Double?>()
+        optional["x"] = 1.5
+        optional["y"] = nil
+        #expect(optional.sum() == 1.5 && optional.average() as Double? == 1.5)
+    }
 }
