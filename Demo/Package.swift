@@ -1,9 +1,10 @@
 // swift-tools-version:6.2
 import PackageDescription
 
-/// The programs built on Strata: `strata-eventd` (the demo event daemon, Demo/EventDaemon), its
-/// load generator `strata-eventgen`, the smallest example program `strata-example`, the daemon's
-/// tests and its libFuzzer targets.
+/// The programs built on Strata: `strata` (the tool for store files, Demo/StrataTool),
+/// `strata-eventd` (the demo event daemon, Demo/EventDaemon), its load generator
+/// `strata-eventgen`, the smallest example program `strata-example`, their tests and the
+/// daemon's libFuzzer targets.
 ///
 /// A package of its own, depending on the library package in `..`, so that a package that depends
 /// on the `Strata` or `RealmSwift` product never resolves nor builds what only these programs need
@@ -22,6 +23,7 @@ let package = Package(
     name: "StrataDemo",
     platforms: [.macOS(.v15)],
     products: [
+        .executable(name: "strata", targets: ["strata"]),
         .executable(name: "strata-example", targets: ["StrataExample"]),
         .executable(name: "strata-eventd", targets: ["strata-eventd"]),
         .executable(name: "strata-eventgen", targets: ["strata-eventgen"]),
@@ -37,6 +39,14 @@ let package = Package(
             name: "StrataExample",
             dependencies: [.product(name: "Strata", package: "Strata")],
             path: "StrataExample",
+            swiftSettings: strictSettings
+        ),
+        // The tool for store files (no model classes: it reads the schema from the file).
+        .executableTarget(
+            name: "strata",
+            dependencies: [.product(name: "Strata", package: "Strata"),
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "StrataTool",
             swiftSettings: strictSettings
         ),
         // The demo daemon (EventDaemon/): its logic as a library the tests drive, and the
@@ -67,6 +77,15 @@ let package = Package(
             name: "StrataEventdTests",
             dependencies: [
                 "StrataEventd", "strata-eventd",
+                .product(name: "Strata", package: "Strata"),
+                .product(name: "StrataTestSupport", package: "Strata"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "StrataToolTests",
+            dependencies: [
+                "strata",
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataTestSupport", package: "Strata"),
             ],

@@ -42,6 +42,7 @@ final class SeedPlace: Object {
     @Persisted var point: CGPoint
     @Persisted var urls: Map<String, URL>
     @Persisted var points: List<CGPoint>
+    @Persisted var pointMap: Map<String, CGPoint>
 }
 
 /// A holder of optional URLs whose file is written through `SeedURLHolderTwin`.
@@ -240,6 +241,11 @@ struct SeedExampleTests {
         #expect(SeedPlace(value: values).point == .zero)
         let place = try realm.write { realm.create(SeedPlace.self, value: values) }
         #expect(place.point == .zero)
+        // In a map too.
+        let map = try realm.write {
+            realm.create(SeedPlace.self, value: ["url": Self.home, "pointMap": ["a": NSNull()]] as [String: Any])
+        }
+        #expect(map.pointMap["a"] == .zero)
         // Not in a list: the elements are stored as given, and a null element is not a point.
         #expect(throws: Realm.Error.self) {
             try realm.write { realm.create(SeedPlace.self, value: ["url": Self.home, "points": [NSNull()]] as [String: Any]) }

@@ -255,7 +255,9 @@ extension Map: _Persistable {
         }
         let map = Self()
         for (key, element) in entries {
-            guard let typed = Value._rlmFromAny(element) else { return nil }
+            guard let typed = Value._rlmFromAny(element) ?? projectionForAbsentValue(element, as: Value.self) else {
+                return nil
+            }
             map[Key(_rlmKey: key)] = typed
         }
         return map

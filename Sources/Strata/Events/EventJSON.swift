@@ -69,25 +69,7 @@ struct EventJSON {
 
     /// `YYYY-MM-DDTHH:MM:SS.mmmZ`, in UTC.
     static func date(_ timestamp: Timestamp) -> String {
-        // Civil date from days since the epoch (Howard Hinnant's algorithm), no Calendar.
-        let millis = Int(timestamp.nanoseconds / 1_000_000)
-        let seconds = timestamp.seconds
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let secondOfDay = Int(seconds - days * 86_400)
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
-        let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
-        let year = Int(yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let millisText = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
-        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-        return "\(yearText)-\(two(month))-\(two(day))T\(two(secondOfDay / 3_600)):\(two(secondOfDay / 60 % 60)):"
-            + "\(two(secondOfDay % 60)).\(millisText)Z"
+        TimestampText.iso8601(timestamp, fractionDigits: 3)
     }
 
     /// JSON text for a value built from dictionaries, arrays and scalars, keys sorted.

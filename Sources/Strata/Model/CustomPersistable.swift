@@ -84,11 +84,19 @@ extension _CustomPersistable {
         return PersistedType._rlmFromAny(value).flatMap(_rlmConverted)
     }
 
-    /// What nil or `NSNull` given for a required property of this type is: for a type stored as
-    /// an object (an optional link underneath), the value made from a new object, as Realm
-    /// reads it; for others, nothing (an invalid value). Not for collection elements, which
-    /// Realm stores as they are given.
+    /// What nil or `NSNull` given for a required property (or a map's value) of this type is:
+    /// for a type stored as an object (an optional link underneath), the value made from a new
+    /// object, as Realm reads it; for others, nothing (an invalid value). Not for list and set
+    /// elements, which Realm refuses there.
     static func _rlmValueForAbsentProperty() -> Self? {
         PersistedType._rlmColumn.objectType != nil ? _rlmConverted(PersistedType._rlmDefaultValue()) : nil
     }
+}
+
+/// nil or `NSNull` given where a required `V` is expected (a property, or a map's value): when
+/// `V` is a `CustomPersistable` stored as an object, its value made from a new object (see
+/// `_CustomPersistable._rlmValueForAbsentProperty()`); nil otherwise.
+func projectionForAbsentValue<V>(_ value: Any, as type: V.Type) -> V? {
+    guard let projection = V.self as? any _CustomPersistable.Type, LooseSequence.isAbsent(value) else { return nil }
+    return projection._rlmValueForAbsentProperty() as? V
 }

@@ -71,16 +71,9 @@ extension Persisted: PersistedAccessor {
     }
 
     static func setUnmanaged(at address: UnsafeMutableRawPointer, value: Any) -> Bool {
-        guard let typed = Value._rlmFromAny(value) ?? absentProjection(value) else { return false }
+        guard let typed = Value._rlmFromAny(value) ?? projectionForAbsentValue(value, as: Value.self) else { return false }
         storage(address).pointee.state = .unmanaged(typed)
         return true
-    }
-
-    /// nil or `NSNull` for a required `CustomPersistable` property (see
-    /// `_CustomPersistable._rlmValueForAbsentProperty()`); nil otherwise.
-    private static func absentProjection(_ value: Any) -> Value? {
-        guard let projection = Value.self as? any _CustomPersistable.Type, LooseSequence.isAbsent(value) else { return nil }
-        return projection._rlmValueForAbsentProperty() as? Value
     }
 
     static func adoptCollection(at address: UnsafeMutableRawPointer, _ context: _ReadContext) {

@@ -37,11 +37,11 @@ import StrataSupport
 /// them by sequence. Format 1 segments (32-byte header, records without a chain) are not read by
 /// ``CommitLog/open(storePath:anchor:)`` (``StrataError/Code/invalidFileFormat``); the engine
 /// upgrades a format 1 store on its first read-write open (see ``FormatOneStore``).
-struct LogSegment {
+package struct LogSegment {
     static let headerSize = 64
     static let markerOffset = 48
     static let magic: [UInt8] = Array("STRATLOG".utf8)
-    static let formatVersion: UInt32 = 2
+    package static let formatVersion: UInt32 = 2
     static let sealedFlag: UInt32 = 1
 
     let sequence: UInt64

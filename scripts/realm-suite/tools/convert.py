@@ -1,4 +1,5 @@
 import sys, re
+from swiftsource import block_end
 # convert.py SRC DEST: Realm's test file with mechanical edits for Strata on Linux:
 # legacy `@objc dynamic` / `let x = List<T>()` declarations become @Persisted, Objective-C imports go.
 src, dest = sys.argv[1], sys.argv[2]
@@ -55,8 +56,15 @@ while True:
         elif not instr and c == ')': depth -= 1
         k += 1
     s = s[:i] + s[j:k-1] + s[k:]
-# properties a class names in ignoredProperties() stay plain Swift properties
-for names in re.findall(r'func ignoredProperties\(\) -> \[String\] \{\s*return \[([^\]]*)\]', s):
-    for n in re.findall(r'"(\w+)"', names):
-        s = re.sub(r'@Persisted (var ' + n + r'\b)', r'\1', s)
+# properties a class names in ignoredProperties() stay plain Swift properties, in that class only
+lines = s.split('\n')
+for i, line in enumerate(lines):
+    if not re.match(r'\s*(?:final |public |open )*class \w+', line): continue
+    end = block_end(lines, i)
+    body = '\n'.join(lines[i:end + 1])
+    for names in re.findall(r'func ignoredProperties\(\) -> \[String\] \{\s*return \[([^\]]*)\]', body):
+        for n in re.findall(r'"(\w+)"', names):
+            for k in range(i, end + 1):
+                lines[k] = re.sub(r'@Persisted (var ' + n + r'\b)', r'\1', lines[k])
+s = '\n'.join(lines)
 open(dest, 'w').write(s)
