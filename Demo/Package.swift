@@ -47,6 +47,7 @@ let package = Package(
             dependencies: [.product(name: "Strata", package: "Strata"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "StrataTool",
+            exclude: ["README.md"],
             swiftSettings: strictSettings
         ),
         // The demo daemon (EventDaemon/): its logic as a library the tests drive, and the
@@ -85,7 +86,7 @@ let package = Package(
         .testTarget(
             name: "StrataToolTests",
             dependencies: [
-                "strata",
+                "strata", "strata-eventd",
                 .product(name: "Strata", package: "Strata"),
                 .product(name: "StrataTestSupport", package: "Strata"),
             ],

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Strata
 
 /// `strata`: a tool for Strata store files, as `sqlite3` is for SQLite's. It needs no model
 /// classes: the schema comes from the file. Every command works on a store no other process
@@ -9,6 +10,7 @@ struct StrataCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata",
         abstract: "Look into, query, export, import, check, compact and copy Strata store files.",
+        version: Strata.version,
         subcommands: [InfoCommand.self, QueryCommand.self, ExportCommand.self, ImportCommand.self,
                       VerifyCommand.self, CompactCommand.self, CopyCommand.self])
 

@@ -9,7 +9,8 @@ import StrataEventd
 struct EventDaemonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata-eventd",
-        abstract: "Ingest NDJSON events over TCP and a Unix socket into Strata, raise alerts, stream live queries.")
+        abstract: "Ingest NDJSON events over TCP and a Unix socket into Strata, raise alerts, stream live queries.",
+        version: EventDaemon.versionDescription)
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
     @Option(help: "The TCP port (0: any free port; the chosen one is printed).") var port = 7400

@@ -91,7 +91,7 @@ struct DaemonEndToEndTests {
             (#"{"id":7,"type":"login","source":"s","time":1}"#, "field 'id' must be"),
             (#"{"id":"x6","type":"teleport","source":"s","time":1}"#, "unknown event type"),
             (eventLine("dup"), #"{"ack":"dup"}"#),
-            (eventLine("dup"), #"{"ack":"dup"}"#),                                                 // stored once
+            (eventLine("dup"), #"{"ack":"dup","duplicate":true}"#),                                // stored once
             (#"{"subscribe":"type =="}"#, "invalid query: expected a value"),
         ]
         for (line, _) in lines { client.send(line: line) }

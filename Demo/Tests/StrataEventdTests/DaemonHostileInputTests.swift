@@ -58,9 +58,9 @@ struct DaemonHostileInputTests {
         client.send(Array(ids.map { eventLine($0) + "\n" }.joined().utf8))
         let acks = ids.compactMap { _ in client.readLine() }
         #expect(acks == ids.map { #"{"ack":\#(JSONValue.string($0).text)}"# })
-        // A true duplicate (the same bytes) is still stored once.
+        // A true duplicate (the same bytes) is still stored once, and its ack says so.
         client.send(line: eventLine(ids[0]))
-        #expect(client.readLine() == #"{"ack":\#(JSONValue.string(ids[0]).text)}"#)
+        #expect(client.readLine() == #"{"ack":\#(JSONValue.string(ids[0]).text),"duplicate":true}"#)
         #expect(daemon.terminate() == 0)
         let stored = try storedIDs(daemon)
         #expect(stored.count == ids.count)

@@ -140,8 +140,28 @@ struct RequestParserTests {
                 == .subscribe(query: "type == 'login'", sort: "time", ascending: false, keyPaths: ["payload"]))
         #expect(try parse(#"{"subscribe":"TRUEPREDICATE","sort":"time"}"#).get()
                 == .subscribe(query: "TRUEPREDICATE", sort: "time", ascending: true, keyPaths: nil))
-        #expect(try parse(#"{"unsubscribe":true}"#).get() == .unsubscribe)
+        #expect(try parse(#"{"unsubscribe":true}"#).get() == .unsubscribe(id: nil))
+        #expect(try parse(#"{"unsubscribe":3}"#).get() == .unsubscribe(id: 3))
         #expect(try parse(#"{"stats":true}"#).get() == .stats)
+        #expect(try parse(#"{"ping":true}"#).get() == .ping)
+        #expect(try parse(#"{"version":true}"#).get() == .version)
+        #expect(try parse(#"{"alerts":true}"#).get() == .alerts(rule: nil, limit: 100))
+        #expect(try parse(#"{"alerts":{"rule":"big","limit":5}}"#).get() == .alerts(rule: "big", limit: 5))
+    }
+
+    @Test("request flags are true or refused, never guessed from false, 1 or \"yes\"; alerts options are checked")
+    func strictFlags() throws {
+        for line in [#"{"stats":false}"#, #"{"stats":1}"#, #"{"stats":"yes"}"#, #"{"ping":null}"#, #"{"version":0}"#,
+                     #"{"unsubscribe":false}"#, #"{"unsubscribe":"1"}"#,
+                     #"{"subscribe":"TRUEPREDICATE","sort":{"keyPath":"time","ascending":"no"}}"#,
+                     #"{"alerts":{"limit":0}}"#, #"{"alerts":{"limit":1001}}"#, #"{"alerts":{"rule":3}}"#,
+                     #"{"alerts":{"rules":"big"}}"#, #"{"alerts":"big"}"#] {
+            guard case .failure(let rejection) = parse(line) else {
+                Issue.record("accepted \(line)")
+                continue
+            }
+            #expect(rejection.code == "mistyped_field", "\(line): \(rejection)")
+        }
     }
 
     @Test("the YAML configuration reads every setting and keeps defaults for the rest")

@@ -77,6 +77,14 @@ struct ToolCommandTests {
         #expect(usage.status == 64, "\(usage.error)")
     }
 
+    @Test("--version prints the release, for strata and strata-eventd (with its protocol's version)")
+    func versions() throws {
+        let tool = try ToolProcess.run(["--version"])
+        #expect(tool.status == 0 && tool.output == Strata.version + "\n", "\(tool.output)")
+        let daemon = try ToolProcess.run(["--version"], program: "strata-eventd")
+        #expect(daemon.status == 0 && daemon.output == "\(Strata.version) (protocol 2)\n", "\(daemon.output)")
+    }
+
     @Test("a store held by another process is refused in one line naming that process's pid")
     func heldStore() throws {
         let fixture = try ToolFixture()

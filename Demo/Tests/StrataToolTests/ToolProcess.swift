@@ -14,11 +14,13 @@ enum ToolProcess {
         var lines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init).filter { !$0.isEmpty } }
     }
 
-    /// Runs `strata` with `arguments`, `input` on standard input, and `COLUMNS` set to
-    /// `columns`; its output goes through files (no pipe can fill up).
-    static func run(_ arguments: [String], input: String? = nil, columns: Int = 80) throws -> Result {
+    /// Runs `strata` (or another of the package's programs) with `arguments`, `input` on
+    /// standard input, and `COLUMNS` set to `columns`; its output goes through files (no pipe
+    /// can fill up).
+    static func run(_ arguments: [String], input: String? = nil, columns: Int = 80,
+                    program: String = "strata") throws -> Result {
         let process = Process()
-        process.executableURL = try locate()
+        process.executableURL = try locate(program)
         process.arguments = arguments
         var environment = childProcessEnvironment()
         environment["COLUMNS"] = String(columns)
@@ -39,16 +41,16 @@ enum ToolProcess {
                       error: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")
     }
 
-    /// The `strata` executable beside the test bundle.
-    static func locate() throws -> URL {
+    /// The executable `program` beside the test bundle.
+    static func locate(_ program: String) throws -> URL {
         var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("strata")
+            let candidate = directory.appendingPathComponent(program)
             var isDirectory: ObjCBool = false
             if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
                FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory.deleteLastPathComponent()
         }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "strata"])
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: program])
     }
 }

@@ -54,5 +54,8 @@ public struct IngestRejection: Error, Sendable, Hashable, CustomStringConvertibl
     static let truncated = IngestRejection(code: "truncated", message: "the connection closed in the middle of a line")
     static let overloaded = IngestRejection(code: "overloaded", message: "the ingest queue is full; retry later")
     static let shuttingDown = IngestRejection(code: "shutting_down", message: "the daemon is shutting down")
+    static func unknownSubscription(_ id: Int) -> IngestRejection {
+        .init(code: "unknown_subscription", message: "no subscription \(id) on this connection")
+    }
     static func storeFailed(_ detail: String) -> IngestRejection { .init(code: "store_failed", message: "not stored: \(detail)") }
 }

@@ -21,10 +21,16 @@ public enum Request: Sendable, Equatable {
     /// Stream a query's results and changes: RQL, optional sort key path and direction, key
     /// paths that count as modifications.
     case subscribe(query: String, sort: String?, ascending: Bool, keyPaths: [String]?)
-    /// Stop the subscription.
-    case unsubscribe
+    /// Stop the subscription: the one `subscribed` numbered, or (nil) whichever there is.
+    case unsubscribe(id: Int?)
     /// The daemon's counters.
     case stats
+    /// The newest alerts (of one rule, when given), at most `limit`.
+    case alerts(rule: String?, limit: Int)
+    /// A liveness check: `{"pong":true}`.
+    case ping
+    /// The daemon's and the protocol's versions.
+    case version
 }
 
 /// Parses request lines, refusing bad input with a reason and never trapping.
@@ -56,12 +62,29 @@ public struct RequestParser: Sendable {
         }
         guard case .object(let fields) = value else { throw .malformed("a line must be a JSON object") }
         if let query = fields["subscribe"] { return try subscription(query, fields) }
-        if fields["unsubscribe"] != nil { return .unsubscribe }
-        if fields["stats"] != nil { return .stats }
+        if let unsubscribe = fields["unsubscribe"] {
+            // `true`, or the number `subscribed` gave.
+            if unsubscribe == .bool(true) { return .unsubscribe(id: nil) }
+            guard case .int(let id) = unsubscribe else { throw .mistyped("unsubscribe", "true or a subscription number") }
+            return .unsubscribe(id: Int(clamping: id))
+        }
+        if let stats = fields["stats"] {
+            try Self.requireTrue(stats, "stats")
+            return .stats
+        }
+        if let alerts = fields["alerts"] { return try Self.alerts(alerts) }
+        if let ping = fields["ping"] {
+            try Self.requireTrue(ping, "ping")
+            return .ping
+        }
+        if let version = fields["version"] {
+            try Self.requireTrue(version, "version")
+            return .version
+        }
         // An event is a line with any of an event's fields; anything else is no request at all.
         guard Self.eventFields.contains(where: { fields[$0] != nil }) else {
             throw .unknownRequest("unknown request: a line is an event (id, type, source, time, payload), "
-                                  + "or has 'subscribe', 'unsubscribe' or 'stats'")
+                                  + "or has 'subscribe', 'unsubscribe', 'stats', 'alerts', 'ping' or 'version'")
         }
         return .event(try event(fields))
     }
@@ -111,7 +134,11 @@ public struct RequestParser: Sendable {
         case .object(let object)?:
             guard case .string(let keyPath)? = object["keyPath"] else { throw .mistyped("sort.keyPath", "a string") }
             sort = keyPath
-            if case .bool(let value)? = object["ascending"] { ascending = value }
+            switch object["ascending"] {
+            case nil: break
+            case .bool(let value)?: ascending = value
+            default: throw .mistyped("sort.ascending", "true or false")
+            }
         default: throw .mistyped("sort", "a key path or {\"keyPath\":…, \"ascending\":…}")
         }
         var keyPaths: [String]?
@@ -123,6 +150,39 @@ public struct RequestParser: Sendable {
             }
         }
         return .subscribe(query: rql, sort: sort, ascending: ascending, keyPaths: keyPaths)
+    }
+
+    /// A request flag (`{"stats":true}`): only `true` asks; `false`, `1` or `"yes"` are refused,
+    /// not guessed at.
+    private static func requireTrue(_ value: JSONValue, _ field: String) throws(IngestRejection) {
+        guard value == .bool(true) else { throw .mistyped(field, "true") }
+    }
+
+    /// The most alerts one `alerts` request returns.
+    static let maximumAlerts = 1_000
+
+    /// `{"alerts":true}` (the newest 100), or `{"alerts":{"rule":"big","limit":10}}`.
+    private static func alerts(_ value: JSONValue) throws(IngestRejection) -> Request {
+        if value == .bool(true) { return .alerts(rule: nil, limit: 100) }
+        guard case .object(let options) = value else {
+            throw .mistyped("alerts", "true or {\"rule\":…, \"limit\":…}")
+        }
+        if let unknown = options.keys.sorted().first(where: { $0 != "rule" && $0 != "limit" }) {
+            throw .mistyped("alerts.\(unknown)", "no such option (rule, limit)")
+        }
+        var rule: String?
+        switch options["rule"] {
+        case nil: break
+        case .string(let name)?: rule = name
+        default: throw .mistyped("alerts.rule", "a rule's name")
+        }
+        var limit = 100
+        switch options["limit"] {
+        case nil: break
+        case .int(let number)? where (1...Int64(maximumAlerts)).contains(number): limit = Int(number)
+        default: throw .mistyped("alerts.limit", "an integer from 1 to \(maximumAlerts)")
+        }
+        return .alerts(rule: rule, limit: limit)
     }
 
 }

@@ -35,6 +35,8 @@ final class ClientSession {
     /// The line whose reply goes out next.
     private var nextReply = 1
     private var subscription: Subscription?
+    /// The number `subscribed` gave the subscription (its `subscribe` line's).
+    private var subscriptionNumber: Int?
     /// Events of the current read, submitted together.
     private var batch: [IngestWriter.Submission] = []
     private var isClosed = false
@@ -60,13 +62,14 @@ final class ClientSession {
             hangUp()
             return
         }
-        do {
+        do throws(IngestRejection) {
             switch try context.parser.parse(line) {
             case .event(let event):
                 let session = WeakLoopBound(self, loop: context.loop)
                 batch.append(IngestWriter.Submission(event: event) { result in
                     let reply: String = switch result {
-                    case .success: #"{"ack":\#(JSONValue.string(event.id).text)}"#
+                    case .success(.stored): #"{"ack":\#(JSONValue.string(event.id).text)}"#
+                    case .success(.duplicate): #"{"ack":\#(JSONValue.string(event.id).text),"duplicate":true}"#
                     case .failure(let rejection): ClientSession.error(rejection, line: number)
                     }
                     session.execute { $0.fill(number, with: reply) }
@@ -80,19 +83,43 @@ final class ClientSession {
                 }
                 if let previous = subscription { previous.cancel() } else { context.statistics.noteSubscribers(1) }
                 subscription = replacement
+                subscriptionNumber = number
                 reply(number, #"{"subscribed":\#(number)}"#)
-            case .unsubscribe:
+            case .unsubscribe(let id):
+                if let id, id != subscriptionNumber { throw IngestRejection.unknownSubscription(id) }
                 if subscription != nil { context.statistics.noteSubscribers(-1) }
                 subscription?.cancel()
                 subscription = nil
+                subscriptionNumber = nil
                 reply(number, #"{"unsubscribed":\#(number)}"#)
             case .stats:
-                reply(number, #"{"stats":\#(context.statistics.snapshot(queueDepth: context.writer.queueDepth).text)}"#)
+                var stats = context.statistics.snapshot(queueDepth: context.writer.queueDepth)
+                if case .object(var fields) = stats {
+                    fields["alerts"] = .int(Int64(context.realm.objects(Alert.self).count))
+                    stats = .object(fields)
+                }
+                reply(number, #"{"stats":\#(stats.text)}"#)
+            case .alerts(let rule, let limit):
+                reply(number, #"{"alerts":\#(Self.alerts(in: context.realm, rule: rule, limit: limit).text)}"#)
+            case .ping:
+                reply(number, #"{"pong":true}"#)
+            case .version:
+                reply(number, #"{"version":\#(Self.versions.text)}"#)
             }
         } catch {
             reject(error, line: number)
         }
     }
+
+    /// The newest alerts (of `rule`, when given), newest first, at most `limit`.
+    static func alerts(in realm: Realm, rule: String?, limit: Int) -> JSONValue {
+        var alerts = realm.objects(Alert.self)
+        if let rule { alerts = alerts.where { $0.rule == rule } }
+        return .array(alerts.sorted(byKeyPath: "createdAt", ascending: false).prefix(limit).map(\.json))
+    }
+
+    /// The reply to `version`: the daemon's (Strata's release) and the protocol's.
+    static let versions = JSONValue.object(["daemon": .string(Strata.version), "protocol": .int(EventDaemon.protocolVersion)])
 
     /// Whether the session waits for nothing from the daemon: no subscription and every line
     /// answered (so a client that sends nothing is idle, not waiting).

@@ -28,6 +28,13 @@ public struct DaemonOptions: Sendable {
 /// streams live query results to subscribers — one libuv loop serves the network and the
 /// notifications.
 public final class EventDaemon: @unchecked Sendable {
+    /// The protocol's version, which the `version` request reports: 2 added `ping`, `version`,
+    /// `alerts`, `"duplicate":true` acknowledgements and `unsubscribe` by number.
+    public static let protocolVersion: Int64 = 2
+
+    /// What `strata-eventd --version` prints: the release (Strata's) and the protocol's version.
+    public static var versionDescription: String { "\(Strata.version) (protocol \(protocolVersion))" }
+
     // Safety: `state` is touched only on the loop thread (`start` hops there and waits);
     // `loop`, `writer`, `statistics`, `logger` and `options` are immutable and Sendable or
     // internally locked.
