@@ -16,6 +16,13 @@ final class APIPerson: Object {
     @Persisted var dogs: List<APIDog>
 }
 
+enum APIMood: Int, PersistableEnum { case calm = 1, busy = 2 }
+
+final class APIMoodHolder: Object {
+    @Persisted var mood = APIMood.busy
+    @Persisted var moods: List<APIMood>
+}
+
 final class APIDog: Object, ObjectKeyIdentifiable {
     @Persisted var name: String
     @Persisted var age: Int
@@ -722,6 +729,10 @@ struct RealmAPITests {
         map["rex"] = APIDog(value: ["name": "Rex"])
         #expect(map.description.hasPrefix("Map<string, APIDog> <0x"), "\(map.description)")
         #expect(map.description.contains("[rex]: APIDog {\n\t\tname = Rex;"), "\(map.description)")
+        // Enums print the value stored, as Realm's accessors read it.
+        let holder = APIMoodHolder()
+        holder.moods.append(.calm)
+        #expect(holder.description.contains("\tmood = 2;") && holder.description.contains("[0] 1"), "\(holder.description)")
         let any = AnyRealmCollection(person.dogs).description
         #expect(any.hasPrefix("AnyRealmCollection<APIDog> <0x") && any.contains("[2] APIDog {"), "\(any)")
     }

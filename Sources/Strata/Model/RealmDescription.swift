@@ -26,6 +26,10 @@ enum RealmDescription {
         case let flag as Bool: return flag ? "1" : "0"
         case let data as Data: return "<" + data.prefix(1024).map { String(format: "%02x", $0) }.joined() + ">"
         case let uuid as UUID: return uuid.uuidString
+        // What is stored: an enum's raw value, a custom type's persisted value.
+        case let stored as any PersistableEnum: return Self.value(stored.rawValue, depth: depth)
+        case let custom as any _CustomPersistable:
+            return Self.value(custom.persistableValue, depth: depth)
         default: return "\(value)"
         }
     }

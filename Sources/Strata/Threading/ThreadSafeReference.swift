@@ -64,20 +64,20 @@ public final class ThreadSafeReference<Confined: ThreadConfined>: @unchecked Sen
 
 extension Realm {
     /// The value a ``ThreadSafeReference`` refers to, in this Realm: nil when it (or the
-    /// object owning a collection) was deleted by the version this Realm reads.
+    /// object owning a collection) was deleted by the version this Realm reads, and nil in a
+    /// Realm of another file (which does not have it), as in Realm; either way the reference is
+    /// used up.
     ///
     /// A Realm older than the reference's version refreshes first; one that is not reading yet
     /// (invalidated, or opened and not read since) begins reading at the reference's version,
     /// as in Realm. Traps inside a write transaction ("Cannot resolve thread safe
-    /// reference during a write transaction."), on a second resolve of the same reference, and
-    /// for a reference to another file.
+    /// reference during a write transaction.") and on a second resolve of the same reference.
     public func resolve<Confined: ThreadConfined>(_ reference: ThreadSafeReference<Confined>) -> Confined? {
         verifyThread()
         precondition(!isFrozen, "Cannot resolve a thread safe reference in a frozen Realm; resolve it in a live one")
         precondition(!isInWriteTransaction, "Cannot resolve thread safe reference during a write transaction.")
-        precondition(reference.store === store,
-                     "Cannot resolve a thread safe reference in a Realm of another file")
         let (handover, source, madeInWrite) = reference.take()
+        guard reference.store === store else { return nil }
         if madeInWrite {
             refresh()
         } else if let source {

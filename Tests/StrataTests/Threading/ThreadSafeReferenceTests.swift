@@ -131,6 +131,19 @@ struct ThreadSafeReferenceTests {
         #expect(name == "fresh")
     }
 
+    @Test("a reference resolved in a Realm of another file is nil there, and used up, as in Realm")
+    func otherFileResolvesNil() throws {
+        let fixture = try NotificationFixture()
+        try fixture.seed()
+        let reference = try onOwnThread(fixture) { realm in ThreadSafeReference(to: fixture.dog(realm, 1)) }
+        try onNewThread {
+            let other = try Realm(configuration: Realm.Configuration(inMemoryIdentifier: "other-file-\(UUID())",
+                                                                     objectTypes: [NoteDog.self, NotePerson.self, NoteAddress.self]))
+            #expect(other.resolve(reference) == nil)
+        }
+        #expect(reference.isInvalidated)
+    }
+
     @Test("resolving a reference twice traps with Realm's message")
     func doubleResolveTraps() async {
         await #expect(processExitsWith: .failure) {
