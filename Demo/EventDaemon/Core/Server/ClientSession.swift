@@ -100,6 +100,10 @@ final class ClientSession {
                 }
                 reply(number, #"{"stats":\#(stats.text)}"#)
             case .alerts(let rule, let limit):
+                // The newest version: the alerts of events acknowledged before this line. (The
+                // loop's Realm moves on when its notifications are delivered; a refresh here
+                // delivers them now, as the loop would between two reads.)
+                context.realm.refresh()
                 reply(number, #"{"alerts":\#(Self.alerts(in: context.realm, rule: rule, limit: limit).text)}"#)
             case .ping:
                 reply(number, #"{"pong":true}"#)
@@ -111,11 +115,13 @@ final class ClientSession {
         }
     }
 
-    /// The newest alerts (of `rule`, when given), newest first, at most `limit`.
+    /// The newest alerts (of `rule`, when given), newest first, at most `limit`: the last ones
+    /// stored (a query without a sort is in the order objects were added), so a request reads
+    /// `limit` objects after the rule's index lookup, never sorts every alert.
     static func alerts(in realm: Realm, rule: String?, limit: Int) -> JSONValue {
         var alerts = realm.objects(Alert.self)
         if let rule { alerts = alerts.where { $0.rule == rule } }
-        return .array(alerts.sorted(byKeyPath: "createdAt", ascending: false).prefix(limit).map(\.json))
+        return .array(alerts.suffix(limit).reversed().map(\.json))
     }
 
     /// The reply to `version`: the daemon's (Strata's release) and the protocol's.
