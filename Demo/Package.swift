@@ -41,10 +41,12 @@ let package = Package(
             path: "StrataExample",
             swiftSettings: strictSettings
         ),
+        // Terminal output the programs share: width, tables that fit it.
+        .target(name: "StrataTerminal", path: "Terminal", swiftSettings: strictSettings),
         // The tool for store files (no model classes: it reads the schema from the file).
         .executableTarget(
             name: "strata",
-            dependencies: [.product(name: "Strata", package: "Strata"),
+            dependencies: ["StrataTerminal", .product(name: "Strata", package: "Strata"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "StrataTool",
             exclude: ["README.md"],
@@ -64,7 +66,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "strata-eventd",
-            dependencies: ["StrataEventd", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["StrataEventd", "StrataTerminal",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "EventDaemon/Main",
             swiftSettings: strictSettings
         ),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StrataTerminal
 import Strata
 
 /// `strata`: a tool for Strata store files, as `sqlite3` is for SQLite's. It needs no model

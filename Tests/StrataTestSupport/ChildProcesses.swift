@@ -60,3 +60,52 @@ extension Process {
         return nil
     }
 }
+
+/// A program run to its end: how it ended and what it printed.
+public struct FinishedProcess: Sendable {
+    /// Its exit status, or minus the signal that ended it (`-SIGKILL` when it had to be killed).
+    public let status: Int32
+    /// What it wrote to standard output.
+    public let output: String
+    /// What it wrote to standard error.
+    public let error: String
+
+    /// Standard output's non-empty lines.
+    public var lines: [String] { output.split(separator: "\n").map(String.init) }
+
+    /// Runs `executable` with `arguments` and `input` on standard input, in
+    /// ``childProcessEnvironment(_:)`` with `environment` added, and waits at most `timeout`
+    /// for it to end (then kills it). Output goes through files, so no pipe fills up.
+    public static func run(_ executable: URL, _ arguments: [String], input: String? = nil,
+                           environment: [String: String] = [:], timeout: Duration = .seconds(120)) throws -> FinishedProcess {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = childProcessEnvironment().merging(environment) { _, added in added }
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("process-\(UUID().uuidString)").path
+        defer { for suffix in [".out", ".err", ".in"] { try? FileManager.default.removeItem(atPath: base + suffix) } }
+        _ = FileManager.default.createFile(atPath: base + ".out", contents: nil)
+        _ = FileManager.default.createFile(atPath: base + ".err", contents: nil)
+        _ = FileManager.default.createFile(atPath: base + ".in", contents: Data((input ?? "").utf8))
+        process.standardOutput = FileHandle(forWritingAtPath: base + ".out")
+        process.standardError = FileHandle(forWritingAtPath: base + ".err")
+        process.standardInput = FileHandle(forReadingAtPath: base + ".in")
+        try process.run()
+        let status = process.finish(within: timeout) ?? -SIGKILL
+        return FinishedProcess(status: status, output: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",
+                               error: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")
+    }
+
+    /// The executable `program` beside the running test bundle (in the build's products).
+    public static func locate(_ program: String) throws -> URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent(program)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+               FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: program])
+    }
+}

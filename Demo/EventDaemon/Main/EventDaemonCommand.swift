@@ -10,6 +10,7 @@ struct EventDaemonCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strata-eventd",
         abstract: "Ingest NDJSON events over TCP and a Unix socket into Strata, raise alerts, stream live queries.",
+        discussion: "`strata-eventd ctl …` talks to a running daemon instead (see `strata-eventd ctl --help`).",
         version: EventDaemon.versionDescription)
 
     @Option(help: "The address to listen on.") var host = "127.0.0.1"
@@ -34,17 +35,23 @@ struct EventDaemonCommand: ParsableCommand {
     /// error: …`) and a non-zero exit: 64 for bad arguments or settings, 65 for a damaged store
     /// (see ``StoreCheck``), 1 for a daemon that cannot start (the store, the listener, an alert
     /// query).
+    ///
+    /// `strata-eventd ctl …` is parsed on its own (``ControlCommand``): its `--host` and `--port`
+    /// name the daemon to reach, where the daemon's own name where to listen.
     static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let parser: any ParsableCommand.Type = arguments.first == "ctl" ? ControlCommand.self : Self.self
         do {
-            var command = try parseAsRoot()
+            var command = try parser.parseAsRoot(parser == Self.self ? arguments : Array(arguments.dropFirst()))
             try command.run()
         } catch {
-            let code = exitCode(for: error)
+            let code = parser.exitCode(for: error)
             guard code != .success else {
-                emit(fullMessage(for: error))           // --help
+                emit(parser.fullMessage(for: error))           // --help
                 Foundation.exit(0)
             }
-            let line = "strata-eventd: error: " + message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+            let line = "strata-eventd: error: "
+                + parser.message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
             FileHandle.standardError.write(Data((line + "\n").utf8))
             if StoreCheck.isDamage(error) { Foundation.exit(StoreCheck.damagedStoreExitStatus) }
             Foundation.exit(code == .failure || code == .validationFailure ? code.rawValue : 1)

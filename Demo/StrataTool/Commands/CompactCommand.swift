@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StrataTerminal
 @_spi(StrataTool) import Strata
 
 /// `strata compact FILE`: the page file rewritten without its free pages, the log folded in.

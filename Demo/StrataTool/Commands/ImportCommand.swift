@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StrataTerminal
 @_spi(StrataTool) import Strata
 
 /// `strata import FILE --class C`: objects from JSON or NDJSON, in one write transaction: all of

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StrataTerminal
 @_spi(StrataTool) import Strata
 
 /// `strata info FILE`: the file formats, the schema with each class's object count and

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StrataTerminal
 @_spi(StrataTool) import Strata
 
 /// `strata query FILE CLASS [RQL]`: the objects of a class that match a Realm Query Language

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StrataTerminal
 @_spi(StrataTool) import Strata
 
 /// `strata verify FILE`: every page and log record read and checked, then the indexes and

@@ -1,4 +1,5 @@
 import Foundation
+import StrataTerminal
 
 /// Progress of a long operation on standard error, only when it is a terminal and only once the
 /// operation has taken a second: `verifying… 2.4 s`, `exporting 120,000/500,000 objects…`. The

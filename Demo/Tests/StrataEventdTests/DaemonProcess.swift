@@ -120,19 +120,13 @@ final class DaemonProcess {
     /// the signal number when a signal ended it; -9 when it was still running after ``patience``
     /// and was killed) and what it wrote to standard error.
     static func run(arguments: [String]) throws -> (status: Int32, standardError: String) {
-        let process = Process()
-        process.executableURL = try locate()
-        process.arguments = arguments
-        let errorPath = temporaryPath() + ".stderr"
-        _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: errorPath) }
-        process.standardError = FileHandle(forWritingAtPath: errorPath)
-        process.standardOutput = FileHandle.nullDevice
-        process.environment = childProcessEnvironment()
-        try process.run()
-        if process.waitForExit(timeout: patience) == nil { Foundation.kill(process.processIdentifier, SIGKILL) }
-        let status = process.waitForExit(timeout: patience) ?? -SIGKILL
-        return (status, (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? "")
+        let result = try FinishedProcess.run(try locate(), arguments, timeout: patience)
+        return (result.status, result.error)
+    }
+
+    /// Runs `strata-eventd ctl` with `arguments` (and `input`): its status and output.
+    static func control(_ arguments: [String], input: String? = nil) throws -> FinishedProcess {
+        try FinishedProcess.run(try locate(), ["ctl"] + arguments, input: input, timeout: patience)
     }
 
     /// The daemon's resident set size (VmRSS in /proc/<pid>/status), in bytes.
@@ -174,13 +168,7 @@ final class DaemonProcess {
     }
 
     static func locate() throws -> URL {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("strata-eventd")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "strata-eventd"])
+        try FinishedProcess.locate("strata-eventd")
     }
 
     static func temporaryPath() -> String {

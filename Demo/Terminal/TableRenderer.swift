@@ -1,15 +1,23 @@
 /// A table for a terminal: a header, a rule, one line per row, every column as wide as its
 /// widest cell, and the widest columns narrowed (their cells cut with `…`) until the table fits
 /// the terminal's width. Cells are single lines (line breaks show as `⏎`).
-struct TableRenderer {
-    let columns: [String]
-    let width: Int
+public struct TableRenderer {
+    /// The column titles.
+    public let columns: [String]
+    /// The width to fit, in characters.
+    public let width: Int
     /// The widest any column is drawn before the table is fitted to the width.
-    var maximumColumnWidth = 48
+    public var maximumColumnWidth = 48
+
+    /// A table of `columns` that fits `width` characters.
+    public init(columns: [String], width: Int) {
+        self.columns = columns
+        self.width = width
+    }
 
     /// The table's lines. Columns that do not fit even at their narrowest are left out, and a
     /// last line names them.
-    func lines(_ rows: [[String]]) -> [String] {
+    public func lines(_ rows: [[String]]) -> [String] {
         let cells = rows.map { $0.map(Self.singleLine) }
         var widths = columns.indices.map { column in
             min(maximumColumnWidth, ([columns[column].count] + cells.map { $0[column].count }).max() ?? 0)
@@ -43,10 +51,10 @@ struct TableRenderer {
     }
 
     /// The narrowest a column is drawn.
-    static let narrowestWidth = 6
+    public static let narrowestWidth = 6
 
     /// `text` cut (with `…`) or padded to exactly `width` characters.
-    static func fit(_ text: String, _ width: Int) -> String {
+    public static func fit(_ text: String, _ width: Int) -> String {
         if text.count > width { return String(text.prefix(max(0, width - 1))) + "…" }
         return text + String(repeating: " ", count: width - text.count)
     }
