@@ -121,6 +121,19 @@ public final class IngestWriter: @unchecked Sendable {
                 failAll(.storeFailed(failure))
                 return
             }
+            applyRetention(in: realm)
+        }
+    }
+
+    /// Deletes what the retention settings no longer keep, a batch at most (see
+    /// ``prune(_:in:now:)``); a failure is logged, and retried after the next commit.
+    private func applyRetention(in realm: Realm) {
+        guard config.retention.isBounded else { return }
+        do {
+            let deleted = try Self.prune(config.retention, in: realm, now: Date())
+            if deleted.events + deleted.alerts > 0 { statistics.noteDeleted(events: deleted.events, alerts: deleted.alerts) }
+        } catch {
+            logger.error("retention could not delete old events: \(error)")
         }
     }
 

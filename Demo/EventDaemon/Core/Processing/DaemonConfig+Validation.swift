@@ -11,6 +11,14 @@ extension DaemonConfig {
         public static let maxQueue = 1...10_000_000
         /// `checkpointBytes`: from 64 KiB to 64 GiB.
         public static let checkpointBytes = (64 << 10)...(64 << 30)
+        /// `retention.maxAgeSeconds`: from a second to a hundred years.
+        public static let maxAgeSeconds = 1...3_155_760_000
+        /// `retention.maxEvents` and `retention.maxAlerts`.
+        public static let maxKept = 1...1_000_000_000_000
+        /// `retention.batchSize`: objects one deleting transaction removes.
+        public static let retentionBatchSize = 1...100_000
+        /// `store.cacheBytes`: from 1 MiB to 1 TiB.
+        public static let cacheBytes = (1 << 20)...(1 << 40)
         /// `counters.windowSeconds`: up to a day.
         public static let windowSeconds = 1...86_400
         /// `counters.topKeys`: the counts one `stats` reply lists per counter.
@@ -76,6 +84,14 @@ extension DaemonConfig {
         try Self.check("limits.initialBudgetMillis", limits.initialBudgetMillis, in: Bounds.initialBudgetMillis)
         try Self.check("limits.maxPinnedBytes", limits.maxPinnedBytes, in: Bounds.maxPinnedBytes)
         try Self.check("limits.keepaliveSeconds", limits.keepaliveSeconds, in: Bounds.keepaliveSeconds)
+        if let maxAge = retention.maxAgeSeconds { try Self.check("retention.maxAgeSeconds", maxAge, in: Bounds.maxAgeSeconds) }
+        if let maxEvents = retention.maxEvents { try Self.check("retention.maxEvents", maxEvents, in: Bounds.maxKept) }
+        if let maxAlerts = retention.maxAlerts { try Self.check("retention.maxAlerts", maxAlerts, in: Bounds.maxKept) }
+        try Self.check("retention.batchSize", retention.batchSize, in: Bounds.retentionBatchSize)
+        try Self.check("store.cacheBytes", store.cacheBytes, in: Bounds.cacheBytes)
+        guard store.durability == "full" || store.durability == "normal" else {
+            throw DaemonConfigError(key: "store.durability", "'\(store.durability)' is not full or normal")
+        }
         if let types {
             guard !types.isEmpty else { throw DaemonConfigError(key: "types", "an empty list would refuse every event") }
             if let index = types.firstIndex(of: "") { throw DaemonConfigError(key: "types[\(index)]", "must not be empty") }

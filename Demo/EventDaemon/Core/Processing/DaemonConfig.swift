@@ -44,6 +44,10 @@ public struct DaemonConfig: Codable, Sendable, Equatable {
     public var alerts: [AlertRule] = []
     /// Connections, output, subscriptions and query cost (see ``DaemonLimits``).
     public var limits = DaemonLimits()
+    /// How long events and alerts are kept (see ``Retention``; by default, for ever).
+    public var retention = Retention()
+    /// The store's cache, durability and audit (see ``Store``).
+    public var store = Store()
 
     /// The sliding window of the per-type and per-source counts.
     ///
@@ -100,6 +104,8 @@ public struct DaemonConfig: Codable, Sendable, Equatable {
         counters = try container.decodeIfPresent(Counters.self, forKey: .counters) ?? defaults.counters
         alerts = try container.decodeIfPresent([AlertRule].self, forKey: .alerts) ?? []
         limits = try container.decodeIfPresent(DaemonLimits.self, forKey: .limits) ?? defaults.limits
+        retention = try container.decodeIfPresent(Retention.self, forKey: .retention) ?? defaults.retention
+        store = try container.decodeIfPresent(Store.self, forKey: .store) ?? defaults.store
     }
 
 }

@@ -20,6 +20,9 @@ public final class DaemonStatistics: Sendable {
         var connections = 0
         /// Refusals and disconnections by limit (``DaemonStatistics/LimitCounter``).
         var limits: [String: Int] = [:]
+        /// Events and alerts deleted by retention since the start.
+        var eventsDeleted = 0
+        var alertsDeleted = 0
     }
 
     private let state: Locked<State>
@@ -43,6 +46,14 @@ public final class DaemonStatistics: Sendable {
         var counters = DaemonConfig.Counters()
         counters.windowSeconds = windowSeconds
         self.init(counters: counters)
+    }
+
+    /// Counts what retention deleted.
+    func noteDeleted(events: Int, alerts: Int) {
+        state.withLockedValue { state in
+            state.eventsDeleted += events
+            state.alertsDeleted += alerts
+        }
     }
 
     func noteCommit(batch: [IngestWriter.Submission], outcomes: [IngestWriter.Outcome], latency: Duration) {
@@ -119,6 +130,8 @@ public final class DaemonStatistics: Sendable {
             "commitLatencyMicros": .object(["p50": .double(percentile(0.5)), "p99": .double(percentile(0.99))]),
             "queueDepth": .int(Int64(queueDepth)),
             "subscribers": .int(Int64(copy.subscribers)), "connections": .int(Int64(copy.connections)),
+            "retention": .object(["eventsDeleted": .int(Int64(copy.eventsDeleted)),
+                                  "alertsDeleted": .int(Int64(copy.alertsDeleted))]),
             "limits": .object(Dictionary(uniqueKeysWithValues: LimitCounter.allCases.map {
                 ($0.rawValue, .int(Int64(copy.limits[$0.rawValue] ?? 0)))
             })),

@@ -66,10 +66,13 @@ public final class EventDaemon: @unchecked Sendable {
         self.logger = logger
         var configuration = Realm.Configuration(fileURL: URL(fileURLWithPath: options.dataPath),
                                                 objectTypes: daemonObjectTypes)
-        configuration.durability = .full
+        configuration.durability = options.config.store.realmDurability
+        configuration.cacheSize = options.config.store.cacheBytes
         configuration.checkpointLogBytes = UInt64(options.config.checkpointBytes)
-        configuration.eventConfiguration = EventConfiguration(metadata: ["daemon": "strata-eventd"], logger: nil) { error in
-            Logger(label: "strata-eventd.audit").error("audit event not written: \(error)")
+        if options.config.store.audit {
+            configuration.eventConfiguration = EventConfiguration(metadata: ["daemon": "strata-eventd"], logger: nil) { error in
+                Logger(label: "strata-eventd.audit").error("audit event not written: \(error)")
+            }
         }
         self.configuration = configuration
         statistics = DaemonStatistics(counters: options.config.counters)
