@@ -19,6 +19,8 @@ struct EventDaemonCommand: ParsableCommand {
     @Option(name: .customLong("data"), help: "The store file.") var dataPath = "eventd.strata"
     @Option(name: .customLong("config"), help: "A YAML file of limits, counters and alert rules.") var configPath: String?
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+    @Option(help: "Log format on standard error: text, or json (one object per line: time, level, label, message, fields).")
+    var logFormat = "text"
     @Option(help: "File of the token TCP clients send first: {\"auth\":\"…\"} (needed with a non-loopback --host).")
     var authTokenFile: String?
     @Option(help: "Give the Unix socket this group and mode 0660 (default: mode 0600, owner only).")
@@ -66,8 +68,12 @@ struct EventDaemonCommand: ParsableCommand {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("--log-level '\(logLevel)' is not one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
         }
+        guard logFormat == "text" || logFormat == "json" else {
+            throw ValidationError("--log-format '\(logFormat)' is not text or json")
+        }
+        let json = logFormat == "json"
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler: any LogHandler = json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }

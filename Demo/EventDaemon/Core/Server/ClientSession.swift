@@ -46,9 +46,14 @@ final class ClientSession {
     /// The session stopped reading (an HTTP request): later lines are ignored.
     private var hasHungUp = false
 
+    /// The connection's number in the daemon's logs (1, 2, … in the order they were accepted).
+    let connectionNumber: Int
+
     init(connection: ClientConnection, context: DaemonContext) {
         self.connection = connection
         self.context = context
+        context.connectionsAccepted += 1
+        connectionNumber = context.connectionsAccepted
     }
 
     /// Handles one complete line.
@@ -200,7 +205,7 @@ final class ClientSession {
 
     private func reject(_ rejection: IngestRejection, line: Int) {
         context.statistics.noteRejected(rejection.code)
-        context.logger.info("refused line \(line): \(rejection.message)")
+        context.refusals.note(rejection, line: line, connection: connectionNumber)
         reply(line, Self.error(rejection, line: line))
     }
 
@@ -243,6 +248,10 @@ final class DaemonContext {
     var queuedOutputBytes = 0
     /// The live queries the subscriptions share (one notifier and one update line per query).
     let sharedQueries: SharedQueries
+    /// Refused lines, logged at debug and summed up at warning (see ``RefusalLog``).
+    let refusals: RefusalLog
+    /// Connections accepted since the start (numbers sessions in the logs).
+    var connectionsAccepted = 0
 
     init(loop: LibUVEventLoop, realm: Realm, writer: IngestWriter, parser: RequestParser, statistics: DaemonStatistics,
          logger: Logger) {
@@ -253,5 +262,6 @@ final class DaemonContext {
         self.statistics = statistics
         self.logger = logger
         sharedQueries = SharedQueries(loop: loop)
+        refusals = RefusalLog(logger: logger)
     }
 }
