@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Foundation
-import StrataEventd
+@testable import StrataEventd
 import Testing
 
 /// Who may talk to the daemon, end to end: the Unix socket's mode and group, the TCP token, and
@@ -74,6 +74,45 @@ struct DaemonAccessControlTests {
         let (emptyStatus, emptyMessage) = try DaemonProcess.refusedStart(
             ["--port", "0", "--data", path, "--auth-token-file", "/nonexistent/token"])
         #expect(emptyStatus != 0 && emptyMessage.contains("cannot read --auth-token-file"), "\(emptyMessage)")
+    }
+
+    @Test("::1 is loopback in every spelling, and :: and other IPv6 addresses are not; names are not addresses")
+    func loopbackAddresses() {
+        for host in ["127.0.0.1", "127.9.8.7", "::1", "0:0:0:0:0:0:0:1", "0000::0001"] {
+            #expect(AccessControl.isLoopback(host), "\(host)")
+        }
+        for host in ["0.0.0.0", "10.0.0.1", "::", "::2", "fe80::1", "::ffff:10.0.0.1", "localhost", ""] {
+            #expect(!AccessControl.isLoopback(host), "\(host)")
+        }
+        #expect(AccessControl.isIPAddress("::1") && AccessControl.isIPAddress("10.0.0.1") && !AccessControl.isIPAddress("localhost"))
+    }
+
+    @Test("the daemon listens on ::1 without a token and serves a client there; :: without a token is refused",
+          .enabled(if: DaemonAccessControlTests.hasIPv6Loopback))
+    func ipv6Loopback() throws {
+        let daemon = try DaemonProcess(dataPath: DaemonProcess.temporaryPath(), extraArguments: ["--host", "::1"])
+        defer { daemon.terminate() }
+        let client = try LineClient(host: "::1", port: daemon.port, timeout: DaemonProcess.patience)
+        client.send(line: #"{"ping":true}"#)
+        #expect(client.readLine() == #"{"pong":true}"#)
+        let ctl = try DaemonProcess.control(["ping", "--host", "::1", "--port", String(daemon.port)])
+        #expect(ctl.status == 0, "\(ctl.error)")
+        let path = DaemonProcess.temporaryPath()
+        let (status, message) = try DaemonProcess.refusedStart(["--host", "::", "--port", "0", "--data", path])
+        #expect(status != 0 && message.contains("--auth-token-file"), "\(message)")
+    }
+
+    /// Whether this machine has an IPv6 loopback interface to listen on.
+    static var hasIPv6Loopback: Bool {
+        let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        } == 0
     }
 
     private static func socketPath() -> String {

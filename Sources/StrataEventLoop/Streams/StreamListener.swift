@@ -46,7 +46,8 @@ import CLibUV
         self.accept = accept
     }
 
-    /// Listens on a TCP address (IPv4), port 0 meaning any free port.
+    /// Listens on a TCP address, IPv4 (`127.0.0.1`) or IPv6 (`::1`), port 0 meaning any free
+    /// port. An IPv6 listener takes IPv6 connections only (`IPV6_V6ONLY`).
     ///
     /// - Throws: ``LibUVEventLoopError``, e.g. `EADDRINUSE` from `uv_listen`, `EINVAL` for a bad host
     ///   or a port outside 0...65535.
@@ -57,11 +58,22 @@ import CLibUV
         guard (0...65_535).contains(port) else { throw LibUVEventLoopError(code: UV_EINVAL.rawValue, operation: "uv_ip4_addr") }
         let listener = StreamListener(loop: loop, isUnix: false, accept: accept)
         guard try listener.handle.initialize(unix: false) else { throw LibUVEventLoopError.shuttingDown }
-        var address = sockaddr_in()
         do {
-            try LibUVEventLoopError.check(uv_ip4_addr(host, Int32(port), &address), "uv_ip4_addr")
-            let bound = withUnsafePointer(to: &address) { pointer in
-                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_bind(listener.handle.tcp, $0, 0) }
+            let bound: Int32
+            if host.contains(":") {
+                var address = sockaddr_in6()
+                try LibUVEventLoopError.check(uv_ip6_addr(host, Int32(port), &address), "uv_ip6_addr")
+                bound = withUnsafePointer(to: &address) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        uv_tcp_bind(listener.handle.tcp, $0, UInt32(UV_TCP_IPV6ONLY.rawValue))
+                    }
+                }
+            } else {
+                var address = sockaddr_in()
+                try LibUVEventLoopError.check(uv_ip4_addr(host, Int32(port), &address), "uv_ip4_addr")
+                bound = withUnsafePointer(to: &address) { pointer in
+                    pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_bind(listener.handle.tcp, $0, 0) }
+                }
             }
             try LibUVEventLoopError.check(bound, "uv_tcp_bind")
             try listener.listen(backlog)
@@ -160,6 +172,7 @@ import CLibUV
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { uv_tcp_getsockname(handle.tcp, $0, &length) }
         }
         guard result == 0 else { return 0 }
+        // `sin_port` and `sin6_port` are at the same offset, after the family.
         return withUnsafePointer(to: &storage) { pointer in
             pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { Int(UInt16(bigEndian: $0.pointee.sin_port)) }
         }

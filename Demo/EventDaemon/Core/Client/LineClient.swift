@@ -14,7 +14,7 @@ public final class LineClient: @unchecked Sendable {
     /// Connects to `host:port`.
     ///
     /// - Parameters:
-    ///   - host: The daemon's IPv4 address.
+    ///   - host: The daemon's IPv4 or IPv6 address.
     ///   - port: The daemon's TCP port.
     ///   - timeout: When set, a `readLine()` that waits longer returns nil and a `send` that cannot
     ///     make progress for that long gives up (tests use it so that a stuck daemon fails them
@@ -25,13 +25,28 @@ public final class LineClient: @unchecked Sendable {
     ///   0...65535); ``LineClientError`` when the daemon refuses the token.
     public init(host: String = "127.0.0.1", port: Int, timeout: Duration? = nil, authToken: String? = nil) throws {
         guard let port16 = UInt16(exactly: port) else { throw POSIXError(.EINVAL) }
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port16.bigEndian
-        address.sin_addr.s_addr = inet_addr(host)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        let result: Int32
+        if host.contains(":") {
+            fd = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in6()
+            address.sin6_family = sa_family_t(AF_INET6)
+            address.sin6_port = port16.bigEndian
+            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
+                Glibc.close(fd)
+                throw POSIXError(.EINVAL)
+            }
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+            }
+        } else {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port16.bigEndian
+            address.sin_addr.s_addr = inet_addr(host)
+            result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
         }
         if result != 0 {
             Glibc.close(fd)

@@ -9,8 +9,8 @@ import Foundation
 /// The Unix socket is created with mode 0600 (owner only), or 0660 with a group given by
 /// `--socket-group`. A TCP client, when the daemon has a token (`--auth-token-file`), must send
 /// `{"auth":"<token>"}` as its first line; it gets `{"authenticated":true}`, or one error line
-/// and the close. A daemon bound to an address outside 127.0.0.0/8 refuses to start without a
-/// token. There is no TLS: the token crosses the network in clear.
+/// and the close. A daemon bound to an address that is not loopback (127.0.0.0/8, `::1`) refuses
+/// to start without a token. There is no TLS: the token crosses the network in clear.
 public enum AccessControl {
     /// Reads a token file: its content without surrounding whitespace.
     ///
@@ -24,11 +24,21 @@ public enum AccessControl {
         return token
     }
 
-    /// Whether `host` is an IPv4 loopback address (127.0.0.0/8).
+    /// Whether `host` is a loopback address: IPv4's 127.0.0.0/8, or IPv6's `::1` (in any of
+    /// its spellings, `0:0:0:0:0:0:0:1` too).
     static func isLoopback(_ host: String) -> Bool {
         var address = in_addr()
-        guard inet_pton(AF_INET, host, &address) == 1 else { return false }
-        return UInt32(bigEndian: address.s_addr) >> 24 == 127
+        if inet_pton(AF_INET, host, &address) == 1 { return UInt32(bigEndian: address.s_addr) >> 24 == 127 }
+        var address6 = in6_addr()
+        guard inet_pton(AF_INET6, host, &address6) == 1 else { return false }
+        return withUnsafeBytes(of: &address6) { bytes in bytes.dropLast().allSatisfy { $0 == 0 } && bytes.last == 1 }
+    }
+
+    /// Whether `host` is an IPv4 or IPv6 address (not a name).
+    static func isIPAddress(_ host: String) -> Bool {
+        var address = in_addr()
+        var address6 = in6_addr()
+        return inet_pton(AF_INET, host, &address) == 1 || inet_pton(AF_INET6, host, &address6) == 1
     }
 
     /// The group id of `name`.

@@ -7,14 +7,13 @@ extension DaemonOptions {
     /// Checks the options before anything starts, so that a mistake is one clear error.
     ///
     /// - Throws: ``DaemonError`` for a port outside 0...65535, a host that is not an IPv4
-    ///   address, a data file or socket whose directory does not exist, or a socket path longer
+    ///   or IPv6 address, a data file or socket whose directory does not exist, or a socket path longer
     ///   than 107 bytes; ``DaemonConfigError`` for a configuration ``DaemonConfig/validate()``
     ///   refuses.
     public func validate() throws {
         guard (0...65_535).contains(port) else { throw DaemonError("--port \(port) is out of range: it must be 0...65535") }
-        var address = in_addr()
-        guard inet_pton(AF_INET, host, &address) == 1 else {
-            throw DaemonError("--host '\(host)' is not an IPv4 address")
+        guard AccessControl.isIPAddress(host) else {
+            throw DaemonError("--host '\(host)' is not an IPv4 or IPv6 address")
         }
         try Self.requireDirectory(of: dataPath, option: "--data")
         if let socketPath {
