@@ -137,7 +137,7 @@ struct DaemonConfigTests {
         #expect(refusal { $0.port = -1 }?.contains("--port -1 is out of range") == true)
         #expect(refusal { $0.port = 65_536 }?.contains("out of range") == true)
         #expect(refusal { $0.port = 1 << 40 }?.contains("out of range") == true)
-        #expect(refusal { $0.host = "localhost:80" }?.contains("not an IPv4 address") == true)
+        #expect(refusal { $0.host = "localhost:80" }?.contains("not an IPv4 or IPv6 address") == true)
         #expect(refusal { $0.dataPath = "/nonexistent-\(UUID())/x.strata" }?.contains("does not exist") == true)
         #expect(refusal { $0.socketPath = "/tmp/" + String(repeating: "s", count: 120) }?.contains("--socket") == true)
         #expect(refusal { $0.config.maxBatch = 0 }?.contains("maxBatch") == true)

@@ -33,7 +33,7 @@ struct DaemonStartupTests {
         try expectRefusal(["--port", "many"], "port")
         try expectRefusal(["--data", "/nonexistent-strata/dir/store.strata"], "does not exist")
         try expectRefusal(["--log-level", "loud"], "--log-level 'loud' is not one of")
-        try expectRefusal(["--host", "not-an-address"], "not an IPv4 address")
+        try expectRefusal(["--host", "not-an-address"], "not an IPv4 or IPv6 address")
     }
 
     @Test("a port in use is one error line")
