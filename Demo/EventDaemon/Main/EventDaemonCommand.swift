@@ -62,7 +62,7 @@ struct EventDaemonCommand: ParsableCommand {
 
     func run() throws {
         // A write to a client that has gone must fail with EPIPE, never end the daemon (the loop
-        // blocks SIGPIPE on its thread too); SIGHUP is ignored and logged (see DaemonSignals).
+        // blocks SIGPIPE on its thread too); SIGHUP is ignored until DaemonSignals handles it (a reload).
         signal(SIGPIPE, SIG_IGN)
         signal(SIGHUP, SIG_IGN)
         guard let level = Logger.Level(rawValue: logLevel) else {
@@ -119,7 +119,7 @@ struct EventDaemonCommand: ParsableCommand {
         // The signal handlers first: a script may send SIGTERM as soon as it reads the port line,
         // and a signal that arrived between `SIG_IGN` and the dispatch source would be lost (the
         // daemon would run on, deaf to it).
-        let signals = DaemonSignals(daemon: daemon, logger: logger)
+        let signals = DaemonSignals(daemon: daemon, configPath: configPath, logger: logger)
         // The port line lets scripts and tests find a daemon started with --port 0.
         emit(#"{"listening":\#(daemon.tcpPort)}"#)
         if demo { DemoMode(daemon: daemon, authToken: options.authToken, logger: logger).start() }

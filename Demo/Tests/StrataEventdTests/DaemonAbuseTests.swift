@@ -144,7 +144,7 @@ struct DaemonAbuseTests {
         #expect(daemon.terminate() == 0)
     }
 
-    @Test("SIGHUP is ignored: the daemon keeps serving, then SIGTERM drains it cleanly")
+    @Test("SIGHUP without a --config file changes nothing: the daemon keeps serving, then SIGTERM drains it cleanly")
     func sighup() throws {
         let daemon = try DaemonProcess(dataPath: DaemonProcess.temporaryPath())
         defer { daemon.terminate() }

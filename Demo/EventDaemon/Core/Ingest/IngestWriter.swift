@@ -41,6 +41,9 @@ public final class IngestWriter: @unchecked Sendable {
 
     private let configuration: Realm.Configuration
     private let config: DaemonConfig
+    /// The alert rules and retention in force: the configuration's, until a reload replaces
+    /// them (read by the writer thread at each commit).
+    private let rules: Locked<(alerts: [DaemonConfig.AlertRule], retention: DaemonConfig.Retention)>
     private let logger: Logger
     private let queue = Locked(Queue())
     private let statistics: DaemonStatistics
@@ -58,6 +61,7 @@ public final class IngestWriter: @unchecked Sendable {
                 onStoreFailure: @escaping @Sendable (String) -> Void = { _ in }) {
         self.configuration = configuration
         self.config = config
+        rules = Locked((config.alerts, config.retention))
         self.statistics = statistics
         self.logger = logger
         self.onStoreFailure = onStoreFailure
@@ -125,12 +129,19 @@ public final class IngestWriter: @unchecked Sendable {
         }
     }
 
+    /// Replaces the alert rules and the retention settings (a configuration reload); the commit
+    /// in progress finishes with the old ones.
+    func reload(alerts: [DaemonConfig.AlertRule], retention: DaemonConfig.Retention) {
+        rules.withLockedValue { $0 = (alerts, retention) }
+    }
+
     /// Deletes what the retention settings no longer keep, a batch at most (see
     /// ``prune(_:in:now:)``); a failure is logged, and retried after the next commit.
     private func applyRetention(in realm: Realm) {
-        guard config.retention.isBounded else { return }
+        let retention = rules.withLockedValue { $0.retention }
+        guard retention.isBounded else { return }
         do {
-            let deleted = try Self.prune(config.retention, in: realm, now: Date())
+            let deleted = try Self.prune(retention, in: realm, now: Date())
             if deleted.events + deleted.alerts > 0 { statistics.noteDeleted(events: deleted.events, alerts: deleted.alerts) }
         } catch {
             logger.error("retention could not delete old events: \(error)")
@@ -243,7 +254,7 @@ public final class IngestWriter: @unchecked Sendable {
     /// Creates an `Alert` for every newly stored event that matches an alert rule.
     private func raiseAlerts(for ids: [String], in realm: Realm, at now: Date) {
         guard !ids.isEmpty else { return }
-        for rule in config.alerts {
+        for rule in rules.withLockedValue({ $0.alerts }) {
             guard let matches = try? realm.objects(StoredEvent.self).filter(validating: "id IN $0 AND (\(rule.query))", arguments: [ids])
             else { continue }
             for event in matches {

@@ -236,7 +236,8 @@ final class DaemonContext {
     let loop: LibUVEventLoop
     let realm: Realm
     let writer: IngestWriter
-    let parser: RequestParser
+    /// The request parser (its accepted types change when the configuration is reloaded).
+    var parser: RequestParser
     let statistics: DaemonStatistics
     let logger: Logger
     /// The limits (set once at start-up).

@@ -5,8 +5,8 @@ extension EventDaemon {
     /// segment. (``logLoweredConnectionLimit()`` says so once the daemon listens.)
     ///
     /// - Throws: ``DaemonError`` when the descriptor limit leaves no room for a single client.
-    func connectionLimits() throws -> DaemonLimits {
-        var limits = options.config.limits
+    func connectionLimits(for configured: DaemonLimits) throws -> DaemonLimits {
+        var limits = configured
         let soft = DescriptorLimit.current.soft
         let cap = DescriptorLimit.connectionCap(softLimit: soft)
         guard cap > 0 else {
@@ -17,10 +17,10 @@ extension EventDaemon {
         return limits
     }
 
-    /// Logs a warning when ``connectionLimits()`` lowered the configured `maxConnections` (after
+    /// Logs a warning when ``connectionLimits(for:)`` lowered the configured `maxConnections` (after
     /// the start, so that a refused start prints its one error line only).
     func logLoweredConnectionLimit() {
-        guard let limits = try? connectionLimits(), limits.maxConnections < options.config.limits.maxConnections else {
+        guard let limits = try? connectionLimits(for: options.config.limits), limits.maxConnections < options.config.limits.maxConnections else {
             return
         }
         let (configured, soft, reserve) = (options.config.limits.maxConnections, DescriptorLimit.current.soft,

@@ -112,13 +112,7 @@ public final class EventDaemon: @unchecked Sendable {
         // Open the store here first, so that a store that cannot open is one error, before the
         // writer thread starts.
         let realm = try Realm(configuration: configuration)
-        for rule in options.config.alerts {
-            do {
-                _ = try realm.objects(StoredEvent.self).filter(validating: rule.query)
-            } catch {
-                throw DaemonError("alert rule '\(rule.name)': \(error)")
-            }
-        }
+        try Self.validateAlertRules(options.config.alerts, in: realm)
         writer.start()
         let result = UnsafeResultBox()
         let done = DispatchSemaphore(value: 0)
@@ -140,12 +134,54 @@ public final class EventDaemon: @unchecked Sendable {
         logLoweredConnectionLimit()
     }
 
+    /// Throws, naming the rule, when an alert rule's query is not valid RQL over events.
+    static func validateAlertRules(_ rules: [DaemonConfig.AlertRule], in realm: Realm) throws {
+        for rule in rules {
+            do {
+                _ = try realm.objects(StoredEvent.self).filter(validating: rule.query)
+            } catch {
+                throw DaemonError("alert rule '\(rule.name)': \(error)")
+            }
+        }
+    }
+
+    /// Applies a reloaded configuration's alert rules, accepted types, limits and retention to
+    /// the running daemon, without dropping a connection or a subscription: new lines are parsed
+    /// with the new types, new commits raise the new alerts, new connections and subscriptions
+    /// get the new limits (those open keep the ones they started with). Call from any thread but
+    /// the loop's.
+    ///
+    /// - Returns: the settings that changed but need a restart to apply (`maxLineBytes`, …).
+    /// - Throws: ``DaemonError`` or ``DaemonConfigError`` for a configuration that would not
+    ///   start the daemon (nothing is applied then).
+    public func reload(_ config: DaemonConfig) throws -> [String] {
+        try config.validate()
+        try Self.validateAlertRules(config.alerts, in: try Realm(configuration: configuration))
+        let limits = try connectionLimits(for: config.limits)
+        let done = DispatchSemaphore(value: 0)
+        loop.execute { [self] in
+            if let context = state?.context {
+                context.parser = RequestParser(maxDepth: context.parser.maxDepth, knownTypes: config.types.map(Set.init))
+                context.limits = limits
+            }
+            done.signal()
+        }
+        done.wait()
+        writer.reload(alerts: config.alerts, retention: config.retention)
+        let current = options.config
+        return [("maxLineBytes", current.maxLineBytes != config.maxLineBytes), ("maxDepth", current.maxDepth != config.maxDepth),
+                ("maxBatch", current.maxBatch != config.maxBatch), ("maxQueue", current.maxQueue != config.maxQueue),
+                ("checkpointBytes", current.checkpointBytes != config.checkpointBytes),
+                ("counters", current.counters != config.counters), ("store", current.store != config.store)]
+            .filter(\.1).map(\.0)
+    }
+
     private func startOnLoop() throws -> Int {
         let realm = try Realm(configuration: configuration)
         let parser = RequestParser(maxDepth: options.config.maxDepth, knownTypes: options.config.types.map(Set.init))
         let context = DaemonContext(loop: loop, realm: realm, writer: writer, parser: parser, statistics: statistics,
                                     logger: logger)
-        context.limits = try connectionLimits()
+        context.limits = try connectionLimits(for: options.config.limits)
         let state = LoopState(context: context)
         self.state = state
         let group = try options.socketGroup.map(AccessControl.groupID(named:))
