@@ -43,6 +43,17 @@ struct EventDaemonCommand: ParsableCommand {
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
         let parser: any ParsableCommand.Type = arguments.first == "ctl" ? ControlCommand.self : Self.self
+        if parser == ControlCommand.self {
+            // A client ends on SIGTERM and SIGINT (Ctrl-C), even when started with them ignored or
+            // blocked (both are inherited across exec): `ctl subscribe` runs until stopped.
+            signal(SIGTERM, SIG_DFL)
+            signal(SIGINT, SIG_DFL)
+            var stopping = sigset_t()
+            sigemptyset(&stopping)
+            sigaddset(&stopping, SIGTERM)
+            sigaddset(&stopping, SIGINT)
+            sigprocmask(SIG_UNBLOCK, &stopping, nil)
+        }
         do {
             var command = try parser.parseAsRoot(parser == Self.self ? arguments : Array(arguments.dropFirst()))
             try command.run()

@@ -46,7 +46,8 @@ struct DaemonControlTests {
             received.append(chunk)
         }
         subscriber.terminate()
-        _ = subscriber.finish(within: .seconds(30))
+        #expect(subscriber.waitForExit(timeout: .seconds(10)) == -SIGTERM, "SIGTERM ends ctl subscribe")
+        _ = subscriber.finish(within: .seconds(10))
         #expect(String(decoding: received, as: UTF8.self).hasPrefix(#"{"initial":{"count":1"#), "piped: the protocol's lines")
 
         let unreachable = try DaemonProcess.control(["stats", "--port", "1"])

@@ -105,11 +105,14 @@ final class ClientSession {
                 }
                 reply(number, #"{"stats":\#(stats.text)}"#)
             case .alerts(let rule, let limit):
-                // The newest version: the alerts of events acknowledged before this line. (The
-                // loop's Realm moves on when its notifications are delivered; a refresh here
-                // delivers them now, as the loop would between two reads.)
-                context.realm.refresh()
-                reply(number, #"{"alerts":\#(Self.alerts(in: context.realm, rule: rule, limit: limit).text)}"#)
+                // The newest version: the alerts of events acknowledged before this line. The
+                // loop's Realm moves on when its notifications are delivered; the refresh that
+                // delivers them now runs as a loop task of its own, not inside this read.
+                WeakLoopBound(self, loop: context.loop).execute { session in
+                    session.context.realm.refresh()
+                    let alerts = Self.alerts(in: session.context.realm, rule: rule, limit: limit)
+                    session.reply(number, #"{"alerts":\#(alerts.text)}"#)
+                }
             case .ping:
                 reply(number, #"{"pong":true}"#)
             case .version:
