@@ -32,4 +32,11 @@ public enum Terminal {
     public static func printError(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
+
+    /// The whole input of a command: the file at `path`, or standard input when `path` is nil;
+    /// nil when the file cannot be read.
+    public static func readInput(path: String?) -> Data? {
+        guard let path else { return FileHandle.standardInput.readDataToEndOfFile() }
+        return FileManager.default.contents(atPath: path)
+    }
 }

@@ -107,13 +107,7 @@ struct ControlCommand: ParsableCommand {
         @Argument(help: "An NDJSON file of events (default: standard input).") var file: String?
 
         func run() throws {
-            let data: Data
-            if let file {
-                guard let read = FileManager.default.contents(atPath: file) else { throw ControlError("cannot read '\(file)'") }
-                data = read
-            } else {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            }
+            guard let data = Terminal.readInput(path: file) else { throw ControlError("cannot read '\(file ?? "")'") }
             let lines = data.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
                 .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
             let client = try connection.connect()

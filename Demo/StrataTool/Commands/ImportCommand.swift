@@ -32,13 +32,7 @@ struct ImportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let data: Data
-        if let input {
-            guard let read = FileManager.default.contents(atPath: input) else { throw ToolError("cannot read '\(input)'") }
-            data = read
-        } else {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        }
+        guard let data = Terminal.readInput(path: input) else { throw ToolError("cannot read '\(input ?? "")'") }
         let (objects, unit) = try parse(data)
         let inspector = try StoreOpening.inspector(file, readOnly: false)
         let policy: Realm.UpdatePolicy = switch update {
